@@ -1,0 +1,1 @@
+"""The pure rules engine: tiles, layout, games, state, views, records."""

@@ -1,0 +1,256 @@
+"""One rules model for the five games: a :class:`Game` is a value, a :class:`Config` picks one
+game with its player count and house rules.
+
+>>> cfg = Config.make("all-fives", 4)
+>>> cfg.teams, cfg.target, cfg.hand_size, cfg.sides
+(True, 200, 5, 2)
+>>> Config.make("muggins", 3).hand_size
+6
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+__all__ = ["GAMES", "Config", "Game", "RulesError", "find_game"]
+
+
+class RulesError(ValueError):
+    """A game, player count or house rule that does not exist or does not fit."""
+
+
+PlayScoring = Literal["fives", "fives-and-threes", "none"]
+Remaining = Literal["pool-rounded", "each-rounded", "plain", "none"]
+BlockRule = Literal["lowest-side", "lowest-pips-then-tiles", "none"]
+FirstLead = Literal["lot", "highest-double"]
+NextLead = Literal["last-tile", "rotate", "highest-double"]
+
+
+def _points_table(kind: PlayScoring) -> tuple[int, ...]:
+    """Points of a play indexed by the ends total (0..36): AF-6 and FT-6 as data."""
+    table = []
+    for total in range(37):
+        points = 0
+        if total > 0 and kind == "fives" and total % 5 == 0:
+            points = total
+        elif total > 0 and kind == "fives-and-threes":
+            points = (total // 3 if total % 3 == 0 else 0) + (total // 5 if total % 5 == 0 else 0)
+        table.append(points)
+    return tuple(table)
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything that makes one game of the family what it is (RULES.md)."""
+
+    name: str
+    title: str
+    hand_sizes: Mapping[int, int]
+    targets: Mapping[int, int]
+    teams_for_four: bool  # the default for four players
+    teams_allowed: bool
+    drawing: bool
+    spinner: bool
+    play_scoring: PlayScoring
+    remaining: Remaining  # how the round's winner is paid for the others' tiles
+    block_rule: BlockRule  # who wins a blocked round
+    split_ties_three: bool  # AF-11: two tied lowest of three share the third's pips
+    domino_bonus: int  # FT-7/FT-8: the extra point for going out
+    exact_target: bool  # FT-10: events that pass the target are discarded
+    partners_play_on: bool  # FT-8: a partner who goes out sits out
+    first_lead: FirstLead
+    next_lead: NextLead
+    play_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "play_points", _points_table(self.play_scoring))
+
+
+ALL_FIVES: Final = Game(
+    name="all-fives",
+    title="All Fives",
+    hand_sizes={2: 9, 3: 7, 4: 5},
+    targets={2: 250, 3: 200, 4: 200},
+    teams_for_four=True,
+    teams_allowed=True,
+    drawing=True,
+    spinner=True,
+    play_scoring="fives",
+    remaining="pool-rounded",
+    block_rule="lowest-side",
+    split_ties_three=True,
+    domino_bonus=0,
+    exact_target=False,
+    partners_play_on=False,
+    first_lead="lot",
+    next_lead="last-tile",
+)
+
+FIVES_AND_THREES: Final = Game(
+    name="fives-and-threes",
+    title="Fives and Threes",
+    hand_sizes={2: 7, 3: 5, 4: 5},
+    targets={2: 61, 3: 61, 4: 61},
+    teams_for_four=True,
+    teams_allowed=True,
+    drawing=False,
+    spinner=False,
+    play_scoring="fives-and-threes",
+    remaining="none",
+    block_rule="none",
+    split_ties_three=False,
+    domino_bonus=1,
+    exact_target=True,
+    partners_play_on=True,
+    first_lead="lot",
+    next_lead="rotate",
+)
+
+MUGGINS: Final = Game(
+    name="muggins",
+    title="Muggins",
+    hand_sizes={2: 7, 3: 6, 4: 5},
+    targets={2: 150, 3: 150, 4: 150},
+    teams_for_four=False,
+    teams_allowed=True,
+    drawing=True,
+    spinner=True,
+    play_scoring="fives",
+    remaining="each-rounded",
+    block_rule="lowest-pips-then-tiles",
+    split_ties_three=False,
+    domino_bonus=0,
+    exact_target=False,
+    partners_play_on=False,
+    first_lead="highest-double",
+    next_lead="highest-double",
+)
+
+DRAW_GAME: Final = Game(
+    name="draw",
+    title="Draw",
+    hand_sizes={2: 7, 3: 6, 4: 5},
+    targets={2: 100, 3: 100, 4: 100},
+    teams_for_four=False,
+    teams_allowed=True,
+    drawing=True,
+    spinner=False,
+    play_scoring="none",
+    remaining="plain",
+    block_rule="lowest-pips-then-tiles",
+    split_ties_three=False,
+    domino_bonus=0,
+    exact_target=False,
+    partners_play_on=False,
+    first_lead="highest-double",
+    next_lead="highest-double",
+)
+
+BLOCK_GAME: Final = Game(
+    name="block",
+    title="Block",
+    hand_sizes={2: 7, 3: 6, 4: 5},
+    targets={2: 100, 3: 100, 4: 100},
+    teams_for_four=False,
+    teams_allowed=True,
+    drawing=False,
+    spinner=False,
+    play_scoring="none",
+    remaining="plain",
+    block_rule="lowest-pips-then-tiles",
+    split_ties_three=False,
+    domino_bonus=0,
+    exact_target=False,
+    partners_play_on=False,
+    first_lead="highest-double",
+    next_lead="highest-double",
+)
+
+GAMES: Final[dict[str, Game]] = {
+    g.name: g for g in (ALL_FIVES, FIVES_AND_THREES, MUGGINS, DRAW_GAME, BLOCK_GAME)
+}
+
+
+def find_game(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise RulesError(
+            f"unknown game {name!r}: one of {', '.join(GAMES)}"
+        ) from None
+
+
+#: House rules a record's ``"rules"`` object may carry, with their types.
+HOUSE_RULES: Final[dict[str, type]] = {"hand_size": int, "side_arm_gate": bool}
+
+
+@dataclass(frozen=True)
+class Config:
+    """A game with its player count, teams, target and house rules: what a match is played by."""
+
+    game: Game
+    players: int
+    teams: bool
+    target: int
+    hand_size: int
+    side_arm_gate: bool = True  # SP-3: side arms open once both straight arms hold a tile
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    @staticmethod
+    def make(
+        game: str | Game,
+        players: int,
+        *,
+        teams: bool | None = None,
+        target: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> Config:
+        """Validate and complete a configuration; RULES.md's defaults fill what is missing."""
+        g = find_game(game) if isinstance(game, str) else game
+        if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+            raise RulesError(f"players must be 2, 3 or 4, not {players!r}")
+        if teams is None:
+            teams = players == 4 and g.teams_for_four
+        if not isinstance(teams, bool):
+            raise RulesError(f"teams must be true or false, not {teams!r}")
+        if teams and players != 4:
+            raise RulesError(f"teams need 4 players, not {players}")
+        if teams and not g.teams_allowed:
+            raise RulesError(f"{g.name} has no partnerships")
+        if target is None:
+            target = g.targets[players]
+        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 10000:
+            raise RulesError(f"target must be a whole number from 1 to 10000, not {target!r}")
+        rules = dict(rules or {})
+        for key, value in rules.items():
+            if key not in HOUSE_RULES:
+                raise RulesError(
+                    f"unknown house rule {key!r}: one of {', '.join(HOUSE_RULES)}"
+                )
+            kind = HOUSE_RULES[key]
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise RulesError(f"house rule {key!r} must be {kind.__name__}, not {value!r}")
+        hand_size = rules.get("hand_size", g.hand_sizes[players])
+        if not 1 <= hand_size * players <= 28:
+            raise RulesError(
+                f"hand_size {hand_size} does not fit {players} players in a 28-tile set"
+            )
+        side_arm_gate = rules.get("side_arm_gate", True)
+        return Config(g, players, teams, target, hand_size, side_arm_gate)
+
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules that differ from RULES.md (a record's ``"rules"`` object)."""
+        out: dict[str, Any] = {}
+        if self.hand_size != self.game.hand_sizes[self.players]:
+            out["hand_size"] = self.hand_size
+        if not self.side_arm_gate:
+            out["side_arm_gate"] = False
+        return out

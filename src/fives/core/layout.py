@@ -1,0 +1,343 @@
+"""The layout: the line, crosswise doubles, and the spinner with its W/E/N/S arms.
+
+The layout knows where tiles may join (its open ends), what each open end counts (C-4, C-5,
+SP-4, SP-5) and the ends total (C-7). It explains itself the way the seeds' diagrams do.
+
+>>> lay = Layout(spinner_rules=True)
+>>> for text in ("1-4", "1-1@W", "4-4@E"):
+...     _ = lay.place_text(text)
+>>> lay.ends_total(), lay.sentence()
+(10, '2 + 8 = 10')
+>>> lay.spinner_tile
+Tile.parse('1-1')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from fives.core.tiles import (
+    ALL_TILES,
+    END_NAMES,
+    SUIT_MASK,
+    Action,
+    E,
+    N,
+    S,
+    Tile,
+    W,
+)
+
+__all__ = ["ArmTile", "Contribution", "Layout", "OpenEnd"]
+
+STRAIGHT: Final = (W, E)
+ALL_ENDS: Final = (W, E, N, S)
+
+
+@dataclass(frozen=True)
+class ArmTile:
+    """A tile in an arm, from the centre outwards: ``inner`` faces the centre."""
+
+    tile: Tile
+    inner: int
+    outer: int
+
+    def __str__(self) -> str:
+        return f"[{self.inner}|{self.outer}]" if not self.tile.is_double else f"[{self.inner}{self.outer}]"
+
+
+@dataclass(frozen=True)
+class OpenEnd:
+    """A legal attach point: an end letter and the number a tile must show to join it."""
+
+    end: int
+    value: int
+
+    @property
+    def name(self) -> str:
+        return END_NAMES[self.end]
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """What one open arm adds to the ends total, and the tile it comes from."""
+
+    end: int
+    tile: Tile
+    counted: int
+
+    @property
+    def name(self) -> str:
+        return END_NAMES[self.end]
+
+
+class Layout:
+    """The tiles on the table. Mutable; :meth:`copy` for search."""
+
+    __slots__ = (
+        "arms",
+        "center",
+        "count",
+        "double",
+        "ends",
+        "gate",
+        "length",
+        "open_mask",
+        "spinner",
+        "spinner_rules",
+        "value",
+    )
+
+    def __init__(self, spinner_rules: bool, side_arm_gate: bool = True) -> None:
+        self.spinner_rules = spinner_rules
+        self.gate = side_arm_gate
+        self.count = 0
+        #: the spinner's tile id, or -1 while there is none (always -1 without spinner rules)
+        self.spinner = -1
+        #: the centre tile: the lead, or the spinner once there is one; -1 before the lead
+        self.center = -1
+        # Per arm W, E, N, S: the outer number, whether the outer tile is a double, how many
+        # tiles. In a line (no spinner), W and E are the line's two ends.
+        self.value = [-1, -1, -1, -1]
+        self.double = [False, False, False, False]
+        self.length = [0, 0, 0, 0]
+        #: the tiles of each arm from the centre outwards (for rendering and explanation)
+        self.arms: list[list[tuple[int, int]]] = [[], [], [], []]
+        #: open ends as (end, value): the legal attach points
+        self.ends: list[tuple[int, int]] = []
+        #: the tiles that fit some open end
+        self.open_mask = 0
+
+    def copy(self) -> Layout:
+        new = Layout.__new__(Layout)
+        new.spinner_rules = self.spinner_rules
+        new.gate = self.gate
+        new.count = self.count
+        new.spinner = self.spinner
+        new.center = self.center
+        new.value = self.value[:]
+        new.double = self.double[:]
+        new.length = self.length[:]
+        new.arms = [arm[:] for arm in self.arms]
+        new.ends = self.ends[:]
+        new.open_mask = self.open_mask
+        return new
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def fits(self, tile_id: int, end: int) -> bool:
+        for e, v in self.ends:
+            if e == end:
+                t = ALL_TILES[tile_id]
+                return t.low == v or t.high == v
+        return False
+
+    def place(self, tile_id: int, end: int) -> int:
+        """Put a tile on an open end (``end`` is ignored for the lead); return the ends total.
+
+        The caller has checked legality (:meth:`fits`).
+        """
+        t = ALL_TILES[tile_id]
+        low = t.low
+        high = t.high
+        dbl = low == high
+        if self.count == 0:
+            self.center = tile_id
+            self.value[W] = low
+            self.value[E] = high
+            self.double[W] = self.double[E] = dbl
+            if dbl and self.spinner_rules:
+                self.spinner = tile_id
+                self.value[W] = self.value[E] = -1
+                self.double[W] = self.double[E] = False
+        elif self.spinner < 0 and dbl and self.spinner_rules:
+            self._become_spinner(tile_id, end)
+        else:
+            if self.spinner >= 0 and self.length[end] == 0:
+                joined = ALL_TILES[self.spinner].low
+            else:
+                joined = self.value[end]
+            outer = high if low == joined else low
+            self.value[end] = outer
+            self.double[end] = dbl
+            self.length[end] += 1
+            self.arms[end].append((tile_id, outer))
+        self.count += 1
+        self._refresh_ends()
+        return self.ends_total()
+
+    def _become_spinner(self, tile_id: int, end: int) -> None:
+        """SP-1: the first double, played on an end of the line, becomes the spinner.
+
+        The existing line becomes the opposite straight arm (its outer end keeps its name).
+        """
+        other = E if end == W else W
+        # The old line as seen from the new centre, outwards: the arm on the side where the
+        # spinner joins, reversed, then the old centre, then the opposite arm.
+        near = self.arms[end]
+        far = self.arms[other]
+        center = ALL_TILES[self.center]
+        # numbers facing W/E on the old centre tile
+        center_w, center_e = center.low, center.high
+        chain: list[tuple[int, int]] = []
+        for i in range(len(near) - 1, -1, -1):
+            tid, outer = near[i]
+            inner = ALL_TILES[tid].other(outer)
+            chain.append((tid, inner))  # reversed direction: old inner is now the outer side
+        chain.append((self.center, center_e if end == W else center_w))
+        chain.extend(far)
+        new_value = self.value[other]
+        new_double = self.double[other]
+        self.arms = [[], [], [], []]
+        self.arms[other] = chain
+        self.value = [-1, -1, -1, -1]
+        self.double = [False, False, False, False]
+        self.length = [0, 0, 0, 0]
+        self.value[other] = new_value
+        self.double[other] = new_double
+        self.length[other] = len(chain)
+        self.spinner = tile_id
+        self.center = tile_id
+
+    def _refresh_ends(self) -> None:
+        ends: list[tuple[int, int]]
+        if self.spinner >= 0:
+            sv = ALL_TILES[self.spinner].low
+            length = self.length
+            value = self.value
+            ends = [(W, value[W] if length[W] else sv), (E, value[E] if length[E] else sv)]
+            if not self.gate or (length[W] and length[E]):
+                ends.append((N, value[N] if length[N] else sv))
+                ends.append((S, value[S] if length[S] else sv))
+        else:
+            ends = [(W, self.value[W]), (E, self.value[E])]
+        self.ends = ends
+        mask = 0
+        for _, v in ends:
+            mask |= SUIT_MASK[v]
+        self.open_mask = mask
+
+    def place_text(self, action: str) -> int:
+        """Place an action written in RECORD.md notation (for examples and tests)."""
+        act = Action.parse(action)
+        tile = act.tile
+        if tile is None:
+            raise ValueError(f"not a play: {action!r}")
+        end = act.end
+        if self.count == 0:
+            if end is not None:
+                raise ValueError(f"the opening lead is written without an end: {action!r}")
+            return self.place(tile.id, W)
+        if end is None or not self.fits(tile.id, end):
+            raise ValueError(f"{action!r} does not fit the layout")
+        return self.place(tile.id, end)
+
+    # -- counting --------------------------------------------------------------------------
+
+    def ends_total(self) -> int:
+        """C-7 with SP-4/SP-5: the sum of the counted ends."""
+        if self.count == 0:
+            return 0
+        value = self.value
+        double = self.double
+        if self.spinner >= 0:
+            length = self.length
+            total = 0
+            if not length[W] or not length[E]:
+                total = 2 * ALL_TILES[self.spinner].low
+            for e in ALL_ENDS:
+                if length[e]:
+                    total += value[e] * 2 if double[e] else value[e]
+            return total
+        if self.count == 1:
+            return value[W] + value[E]
+        return (value[W] * 2 if double[W] else value[W]) + (
+            value[E] * 2 if double[E] else value[E]
+        )
+
+    def contributions(self) -> list[Contribution]:
+        """Each counted end with its tile and what it counts (the seeds' filled numbers).
+
+        A lone tile or a spinner that still counts appears once with its whole count; an
+        unopened side arm and an enclosed spinner do not appear (they count nothing).
+        """
+        if self.count == 0:
+            return []
+        out: list[Contribution] = []
+        if self.spinner >= 0:
+            spin = ALL_TILES[self.spinner]
+            if not self.length[W] or not self.length[E]:
+                out.append(Contribution(W if not self.length[W] else E, spin, spin.pips))
+            for e in ALL_ENDS:
+                if self.length[e]:
+                    tile = ALL_TILES[self.arms[e][-1][0]]
+                    v = self.value[e]
+                    out.append(Contribution(e, tile, v * 2 if self.double[e] else v))
+            out.sort(key=lambda c: c.end)
+            return out
+        if self.count == 1:
+            tile = ALL_TILES[self.center]
+            return [Contribution(W, tile, tile.pips)]
+        for e in STRAIGHT:
+            tile = ALL_TILES[self.arms[e][-1][0]] if self.arms[e] else ALL_TILES[self.center]
+            v = self.value[e]
+            out.append(Contribution(e, tile, v * 2 if self.double[e] else v))
+        return out
+
+    def sentence(self) -> str:
+        """The counted contributions as a sum, as the seeds write it: ``2 + 8 = 10``."""
+        parts = [str(c.counted) for c in self.contributions()]
+        return f"{' + '.join(parts) or '0'} = {self.ends_total()}"
+
+    def open_ends(self) -> list[OpenEnd]:
+        """The legal attach points (after the lead)."""
+        if self.count == 0:
+            return []
+        return [OpenEnd(e, v) for e, v in self.ends]
+
+    @property
+    def spinner_tile(self) -> Tile | None:
+        return ALL_TILES[self.spinner] if self.spinner >= 0 else None
+
+    @property
+    def center_tile(self) -> Tile | None:
+        return ALL_TILES[self.center] if self.center >= 0 else None
+
+    def arm(self, end: int) -> list[ArmTile]:
+        """The tiles of one arm from the centre outwards."""
+        out = []
+        for tid, outer in self.arms[end]:
+            tile = ALL_TILES[tid]
+            out.append(ArmTile(tile, tile.other(outer), outer))
+        return out
+
+    def tiles(self) -> list[Tile]:
+        """Every tile on the table."""
+        out = [ALL_TILES[self.center]] if self.center >= 0 else []
+        for arm in self.arms:
+            out.extend(ALL_TILES[tid] for tid, _ in arm)
+        return out
+
+    def side_arms_open(self) -> bool:
+        return self.spinner >= 0 and (not self.gate or bool(self.length[W] and self.length[E]))
+
+    def explain(self) -> dict[str, object]:
+        """What the seeds' diagrams show, as plain data (JSON-ready)."""
+        return {
+            "tiles": [str(t) for t in self.tiles()],
+            "spinner": str(ALL_TILES[self.spinner]) if self.spinner >= 0 else None,
+            "center": str(ALL_TILES[self.center]) if self.center >= 0 else None,
+            "arms": {
+                END_NAMES[e]: [[str(a.tile), a.inner, a.outer] for a in self.arm(e)]
+                for e in ALL_ENDS
+                if self.arms[e] or (self.spinner >= 0 and e in STRAIGHT) or self.side_arms_open()
+            },
+            "open_ends": [{"end": o.name, "value": o.value} for o in self.open_ends()],
+            "contributions": [
+                {"end": c.name, "tile": str(c.tile), "counted": c.counted}
+                for c in self.contributions()
+            ],
+            "ends_total": self.ends_total(),
+            "sentence": self.sentence() if self.count else "",
+        }

@@ -1,0 +1,666 @@
+"""Round and match state: deal, lead, turns, draws, passes, knocks, scoring, targets.
+
+One :class:`State` holds a whole match: the scores, the finished rounds, and the round in play.
+It is the full, secret state; players and bots see it only through :mod:`fives.core.view`.
+
+>>> from fives.core.games import Config
+>>> st = State(Config.make("all-fives", 2))
+>>> st.start_round(*State.random_deal(st.config, seed=1))
+>>> len(st.legal_actions()) == 9
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+from fives.core.games import Config
+from fives.core.layout import Layout
+from fives.core.tiles import (
+    ACTIONS,
+    ALL_TILES,
+    DRAW,
+    FULL_SET_MASK,
+    LEAD_BASE,
+    PASS,
+    SUIT_MASK,
+    Action,
+    Tile,
+    mask_of,
+    pips_of_mask,
+    round_to_five,
+    tiles_of_mask,
+)
+
+__all__ = [
+    "DealError",
+    "IllegalAction",
+    "LogEntry",
+    "RoundEnd",
+    "RoundInfo",
+    "Score",
+    "State",
+    "lead_priority",
+]
+
+Score = int | Fraction
+
+_DRAW_CODE: Final = int(DRAW)
+_PASS_CODE: Final = int(PASS)
+_TILE_LOW: Final = tuple(t.low for t in ALL_TILES)
+_TILE_HIGH: Final = tuple(t.high for t in ALL_TILES)
+_TILE_PIPS: Final = tuple(t.pips for t in ALL_TILES)
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; ``reason`` says why, ``legal`` what is allowed."""
+
+    def __init__(self, action: str, reason: str, legal: Sequence[Action]) -> None:
+        self.action = action
+        self.reason = reason
+        self.legal = list(legal)
+        shown = ", ".join(str(a) for a in self.legal) or "none"
+        super().__init__(f"{action!r}: {reason} (legal: {shown})")
+
+
+class DealError(ValueError):
+    """A deal or a leader that does not fit the game."""
+
+
+def lead_priority(tile: Tile) -> tuple[bool, int, int]:
+    """MG-3: doubles first, highest first; then the heaviest tile, 6-3 before 5-4."""
+    return (tile.is_double, tile.pips, tile.high)
+
+
+#: One action of a round: (seat, action code, ends total, points, drawn tile id).
+#: For plays ``tile`` is -1; for draws and passes ``ends`` and ``points`` are -1.
+LogEntry = tuple[int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
+
+    reason: str  # "domino", "blocked" or "target"
+    winner: int | None  # the side that won the round
+    points: tuple[Score, ...]  # per side, what the round's end added
+    pips: tuple[int, ...]  # remaining pips per seat when the round ended
+    payment: str  # how the points were found: pool, each, plain, split, bonus, none, ...
+    went_out: int | None = None  # the seat that played the last tile (domino)
+    discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
+
+
+@dataclass
+class RoundInfo:
+    """One round as it was dealt and played (a record's round, with its results)."""
+
+    leader: int
+    hands: list[list[Tile]]
+    stock: list[Tile]
+    log: list[LogEntry] = field(default_factory=list)
+    end: RoundEnd | None = None
+    scores: list[Score] = field(default_factory=list)
+
+    @property
+    def actions(self) -> list[Action]:
+        return [ACTIONS[entry[1]] for entry in self.log]
+
+
+def _norm(x: Score) -> Score:
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return int(x)
+    return x
+
+
+class State:
+    """A match in progress: the exact state with every hidden tile."""
+
+    __slots__ = (
+        "_draw",
+        "_exact",
+        "_play_on",
+        "_points",
+        "_target",
+        "config",
+        "dealt",
+        "finished",
+        "hands",
+        "layout",
+        "lead_tile",
+        "leader",
+        "log",
+        "n",
+        "out",
+        "over",
+        "round_end",
+        "scores",
+        "side",
+        "stock",
+        "stock_pos",
+        "turn",
+        "winner",
+    )
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        game = config.game
+        self.n = config.players
+        #: side of each seat
+        self.side: tuple[int, ...] = tuple(config.side_of(s) for s in range(self.n))
+        self.scores: list[Score] = [0] * config.sides
+        self.finished: list[RoundInfo] = []
+        self.over = False
+        self.winner: int | None = None
+        # round fields (set by start_round)
+        self.hands: list[int] = [0] * self.n
+        self.dealt: list[int] = [0] * self.n
+        self.stock: list[int] = []
+        self.stock_pos = 0
+        self.layout = Layout(game.spinner, config.side_arm_gate)
+        self.leader = -1
+        self.lead_tile = -1
+        self.turn = -1
+        self.log: list[LogEntry] = []
+        self.round_end: RoundEnd | None = None
+        self.out: list[bool] = [False] * self.n
+        self._draw = game.drawing
+        self._points = game.play_points
+        self._target = config.target
+        self._exact = game.exact_target
+        self._play_on = game.partners_play_on and config.teams
+
+    # -- copying (search) --------------------------------------------------------------------
+
+    def copy(self) -> State:
+        """An independent copy of the round in play (finished rounds are shared, read-only)."""
+        new = State.__new__(State)
+        new.config = self.config
+        new.n = self.n
+        new.side = self.side
+        new.scores = self.scores[:]
+        new.finished = self.finished[:]
+        new.over = self.over
+        new.winner = self.winner
+        new.hands = self.hands[:]
+        new.dealt = self.dealt
+        new.stock = self.stock
+        new.stock_pos = self.stock_pos
+        new.layout = self.layout.copy()
+        new.leader = self.leader
+        new.lead_tile = self.lead_tile
+        new.turn = self.turn
+        new.log = self.log[:]
+        new.round_end = self.round_end
+        new.out = self.out[:]
+        new._draw = self._draw
+        new._points = self._points
+        new._target = self._target
+        new._exact = self._exact
+        new._play_on = self._play_on
+        return new
+
+    # -- rounds ------------------------------------------------------------------------------
+
+    @property
+    def round_index(self) -> int:
+        return len(self.finished)
+
+    @property
+    def round_over(self) -> bool:
+        return self.round_end is not None
+
+    @property
+    def in_round(self) -> bool:
+        return self.leader >= 0 and self.round_end is None
+
+    def needs_deal(self) -> bool:
+        """True when the match goes on and the next round has not been dealt yet."""
+        return not self.over and (self.leader < 0 or self.round_end is not None)
+
+    def expected_leader(self, hands: Sequence[Sequence[Tile]] | None = None) -> int | None:
+        """The seat the rules fix as the next round's leader, or None where it goes by lot.
+
+        Games that lead with the highest double need the deal (``hands``) to say.
+        """
+        game = self.config.game
+        prev = self._previous_round()
+        rule = game.first_lead if prev is None else game.next_lead
+        if rule == "highest-double":
+            if hands is None:
+                return None
+            best = max(
+                ((lead_priority(t), s) for s, hand in enumerate(hands) for t in hand),
+                default=None,
+            )
+            return None if best is None else best[1]
+        if rule == "lot" or prev is None:
+            return None
+        if rule == "rotate":
+            return (prev[0] + 1) % self.n
+        if rule == "last-tile":
+            end = prev[1]
+            if end is not None and end.reason == "domino":
+                return end.went_out
+        return None
+
+    def check_deal(
+        self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
+    ) -> None:
+        """Raise :class:`DealError` unless this is a deal and a leader the rules allow."""
+        cfg = self.config
+        if len(hands) != self.n:
+            raise DealError(f"the deal has {len(hands)} hands for {self.n} players")
+        for seat, hand in enumerate(hands):
+            if len(hand) != cfg.hand_size:
+                raise DealError(
+                    f"seat {seat} is dealt {len(hand)} tiles; {cfg.game.name} with "
+                    f"{self.n} players deals {cfg.hand_size}"
+                )
+        seen: set[int] = set()
+        for tile in [t for hand in hands for t in hand] + list(stock):
+            if tile.id in seen:
+                raise DealError(f"tile {tile} appears twice in the deal")
+            seen.add(tile.id)
+        if len(seen) != 28:
+            missing = tiles_of_mask(FULL_SET_MASK & ~sum(1 << i for i in seen))
+            raise DealError(
+                "hands and stock must hold all 28 tiles once; missing: "
+                + ", ".join(str(t) for t in missing)
+            )
+        if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self.n:
+            raise DealError(f"leader must be a seat from 0 to {self.n - 1}, not {leader!r}")
+        want = self.expected_leader(hands)
+        if want is not None and want != leader:
+            raise DealError(f"the leader must be seat {want} ({self._lead_reason()}), not {leader}")
+
+    def _previous_round(self) -> tuple[int, RoundEnd | None] | None:
+        """(leader, end) of the round before the next deal, or None before the first."""
+        if self.leader >= 0:
+            return self.leader, self.round_end
+        return None
+
+    def _lead_reason(self) -> str:
+        game = self.config.game
+        rule = game.first_lead if self._previous_round() is None else game.next_lead
+        return {
+            "highest-double": "the holder of the highest double, or of the heaviest tile",
+            "rotate": "the lead passes one seat clockwise each round",
+            "last-tile": "the player who played the last tile leads",
+            "lot": "by lot",
+        }[rule]
+
+    def start_round(
+        self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
+    ) -> None:
+        """Deal a new round: ``hands[seat]``, ``stock`` in draw order, and its leader."""
+        if self.over:
+            raise DealError("the match is over; no more rounds")
+        if self.leader >= 0 and self.round_end is None:
+            raise DealError("the round in play has not ended")
+        self.check_deal(hands, stock, leader)
+        if self.leader >= 0 and self.round_end is not None:
+            self._archive()
+        self.hands = [mask_of(h) for h in hands]
+        self.dealt = self.hands[:]
+        self.stock = [t.id for t in stock]
+        self.stock_pos = 0
+        self.layout = Layout(self.config.game.spinner, self.config.side_arm_gate)
+        self.leader = leader
+        self.turn = leader
+        self.log = []
+        self.round_end = None
+        self.out = [False] * self.n
+        self.lead_tile = -1
+        if self.config.game.first_lead == "highest-double":
+            self.lead_tile = max(
+                (t for t in hands[leader]), key=lead_priority
+            ).id
+
+    def _archive(self) -> None:
+        self.finished.append(self.current_round_info())
+
+    def current_round_info(self) -> RoundInfo:
+        return RoundInfo(
+            leader=self.leader,
+            hands=[tiles_of_mask(h) for h in self.dealt],
+            stock=[ALL_TILES[t] for t in self.stock],
+            log=self.log[:],
+            end=self.round_end,
+            scores=[_norm(s) for s in self.scores],
+        )
+
+    def rounds(self) -> list[RoundInfo]:
+        """Every round dealt so far, the one in play (or just ended) last."""
+        out = list(self.finished)
+        if self.leader >= 0:
+            out.append(self.current_round_info())
+        return out
+
+    @staticmethod
+    def random_deal(
+        config: Config, seed: int | None = None, rng: random.Random | None = None
+    ) -> tuple[list[list[Tile]], list[Tile], int]:
+        """A shuffled deal and a leader by lot (the caller corrects it where rules fix it)."""
+        r = rng if rng is not None else random.Random(seed)
+        tiles = list(ALL_TILES)
+        r.shuffle(tiles)
+        size = config.hand_size
+        hands = [sorted(tiles[i * size : (i + 1) * size]) for i in range(config.players)]
+        stock = tiles[config.players * size :]
+        return hands, stock, r.randrange(config.players)
+
+    def deal_next(self, rng: random.Random) -> None:
+        """Deal the next round at random, with the leader the rules say (or a lot)."""
+        hands, stock, lot = State.random_deal(self.config, rng=rng)
+        want = self.expected_leader(hands)
+        self.start_round(hands, stock, lot if want is None else want)
+
+    # -- legal actions -----------------------------------------------------------------------
+
+    def legal_codes(self) -> list[int]:
+        """Legal actions as codes, sorted (tile, then end); empty when nobody is to act."""
+        if self.round_end is not None or self.over or self.leader < 0:
+            return []
+        hand = self.hands[self.turn]
+        lay = self.layout
+        if lay.count == 0:
+            if self.lead_tile >= 0:
+                return [LEAD_BASE + self.lead_tile]
+            out = []
+            while hand:
+                low = hand & -hand
+                out.append(LEAD_BASE + low.bit_length() - 1)
+                hand ^= low
+            return out
+        codes = []
+        for end, value in lay.ends:
+            m = hand & SUIT_MASK[value]
+            while m:
+                low = m & -m
+                codes.append(((low.bit_length() - 1) << 2) | end)
+                m ^= low
+        if codes:
+            if len(lay.ends) > 1:
+                codes.sort()
+            return codes
+        if self._draw and self.stock_pos < len(self.stock):
+            return [_DRAW_CODE]
+        return [_PASS_CODE]
+
+    def legal_actions(self) -> list[Action]:
+        return [ACTIONS[c] for c in self.legal_codes()]
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def play(self, action: Action | str) -> LogEntry:
+        """Check and apply one action of the player to act; return its log entry."""
+        text = str(action)
+        if self.over:
+            raise IllegalAction(text, "the match is over", [])
+        if self.leader < 0 or self.round_end is not None:
+            raise IllegalAction(text, "the round is over", [])
+        act = Action.parse(action) if isinstance(action, str) else action
+        legal = self.legal_codes()
+        code = int(act)
+        if code not in legal:
+            raise IllegalAction(text, self._why_illegal(code, legal), [ACTIONS[c] for c in legal])
+        return self.apply_code(code)
+
+    def _why_illegal(self, code: int, legal: list[int]) -> str:
+        act = ACTIONS[code]
+        hand = self.hands[self.turn]
+        lay = self.layout
+        tile = act.tile
+        if act.kind == "draw":
+            if not self._draw:
+                return f"{self.config.game.title} has no drawing"
+            if self.stock_pos >= len(self.stock):
+                return "the stock is empty"
+            return "a player who can play must play, not draw"
+        if act.kind == "pass":
+            if legal == [_DRAW_CODE]:
+                return "no tile fits, so the player must draw"
+            return "a player who can play must play"
+        assert tile is not None
+        if not hand & tile.mask:
+            return f"seat {self.turn} does not hold {tile}"
+        if act.kind == "lead":
+            if lay.count:
+                return "the lead is over: a play names its end, as a-b@X"
+            return f"the lead must be {ALL_TILES[self.lead_tile]} (the highest double, or the heaviest tile)"
+        if lay.count == 0:
+            return "the opening lead is written without an end"
+        end = act.end
+        assert end is not None
+        open_names = {e: v for e, v in lay.ends}
+        if end not in open_names:
+            if lay.spinner >= 0 and end >= 2:
+                return "a side arm opens only once both straight arms hold a tile beyond the spinner"
+            names = ", ".join(f"{'WENS'[e]}={v}" for e, v in lay.ends)
+            return f"end {'WENS'[end]} is not open (open ends: {names})"
+        if not tile.has(open_names[end]):
+            names = ", ".join(f"{'WENS'[e]}={v}" for e, v in lay.ends)
+            return f"{tile} does not fit end {'WENS'[end]}, which shows {open_names[end]} (open ends: {names})"
+        if self.log and self.log[-1][0] == self.turn and self.log[-1][1] == _DRAW_CODE:
+            return "after drawing a playable tile the player must play that tile"
+        return "not allowed here"
+
+    def apply_code(self, code: int) -> LogEntry:
+        """Apply a legal action code (unchecked: the caller took it from :meth:`legal_codes`)."""
+        seat = self.turn
+        if code == _DRAW_CODE:
+            tid = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            self.hands[seat] |= 1 << tid
+            entry: LogEntry = (seat, code, -1, -1, tid)
+            self.log.append(entry)
+            if self.stock_pos == len(self.stock):
+                self._check_block()
+            return entry
+        if code == _PASS_CODE:
+            entry = (seat, code, -1, -1, -1)
+            self.log.append(entry)
+            self._advance()
+            return entry
+        if code >= LEAD_BASE:
+            tid = code - LEAD_BASE
+            end = 0
+        else:
+            tid = code >> 2
+            end = code & 3
+        hand = self.hands[seat] & ~(1 << tid)
+        self.hands[seat] = hand
+        total = self.layout.place(tid, end)
+        points = self._points[total]
+        side = self.side[seat]
+        going_out = hand == 0
+        ends_round = going_out and not (self._play_on and self.hands[(seat + 2) % 4])
+        if self._exact:
+            bonus = self.config.game.domino_bonus if ends_round else 0
+            event = points + bonus
+            if event and self.scores[side] + event > self._target:
+                entry = (seat, code, total, 0, -1)
+                self.log.append(entry)
+                if ends_round:
+                    self._end_domino(seat, bonus_discarded=event)
+                    return entry
+                self._after_play(seat, going_out)
+                return entry
+            if event:
+                self.scores[side] += event
+            entry = (seat, code, total, points, -1)
+            self.log.append(entry)
+            if ends_round:
+                self._end_domino(seat, bonus=bonus)
+                return entry
+            if event and self.scores[side] == self._target:
+                self._end_target(side)
+                return entry
+            self._after_play(seat, going_out)
+            return entry
+        entry = (seat, code, total, points, -1)
+        self.log.append(entry)
+        if points:
+            self.scores[side] += points
+            if self.scores[side] >= self._target:
+                self._end_target(side)
+                return entry
+        if ends_round:
+            self._end_domino(seat)
+            return entry
+        self._after_play(seat, going_out)
+        return entry
+
+    def apply(self, action: Action) -> LogEntry:
+        return self.apply_code(int(action))
+
+    def _after_play(self, seat: int, going_out: bool) -> None:
+        if going_out:
+            self.out[seat] = True
+        if self._check_block():
+            return
+        self._advance()
+
+    def _advance(self) -> None:
+        n = self.n
+        seat = (self.turn + 1) % n
+        if self._play_on:
+            while self.out[seat]:
+                seat = (seat + 1) % n
+        self.turn = seat
+
+    def _check_block(self) -> bool:
+        """C-8: blocked as soon as nobody holding tiles can play and nobody can draw."""
+        if self._draw and self.stock_pos < len(self.stock):
+            return False
+        mask = self.layout.open_mask
+        for hand in self.hands:
+            if hand & mask:
+                return False
+        self._end_blocked()
+        return True
+
+    # -- round ends --------------------------------------------------------------------------
+
+    def _pips(self) -> tuple[int, ...]:
+        return tuple(pips_of_mask(h) for h in self.hands)
+
+    def _finish(self, end: RoundEnd) -> None:
+        self.round_end = end
+        self.turn = -1
+        for side, pts in enumerate(end.points):
+            if pts:
+                self.scores[side] = _norm(self.scores[side] + pts)
+        if self._exact:
+            if any(s == self._target for s in self.scores):
+                self.over = True
+                self.winner = self.scores.index(self._target)
+            return
+        reached = [s for s in range(len(self.scores)) if self.scores[s] >= self._target]
+        if reached:
+            self.over = True
+            best = max(self.scores[s] for s in reached)
+            top = [s for s in reached if self.scores[s] == best]
+            self.winner = top[0] if len(top) == 1 else None  # AF-3: equal scores draw
+
+    def _end_target(self, side: int) -> None:
+        self.round_end = RoundEnd(
+            "target", None, (0,) * len(self.scores), self._pips(), "none"
+        )
+        self.turn = -1
+        self.over = True
+        self.winner = side
+
+    def _end_domino(self, seat: int, bonus: int = 0, bonus_discarded: int = 0) -> None:
+        cfg = self.config
+        game = cfg.game
+        side = self.side[seat]
+        pips = self._pips()
+        opponents = [s for s in range(self.n) if self.side[s] != side]
+        points: list[Score] = [0] * len(self.scores)
+        rule = game.remaining
+        if rule == "pool-rounded":
+            points[side] = round_to_five(sum(pips[s] for s in opponents))
+            payment = "pool"
+        elif rule == "each-rounded":
+            points[side] = sum(round_to_five(pips[s]) for s in opponents)
+            payment = "each"
+        elif rule == "plain":
+            points[side] = sum(pips[s] for s in opponents)
+            payment = "plain"
+        else:
+            points[side] = bonus
+            payment = "discarded" if bonus_discarded else "bonus"
+        # The bonus of Fives and Threes was added with its play as one event (FT-10).
+        end = RoundEnd("domino", side, tuple(points), pips, payment, seat, bonus_discarded)
+        if rule == "none":
+            self.round_end = end
+            self.turn = -1
+            if self._exact and self.scores[side] == self._target:
+                self.over = True
+                self.winner = side
+            return
+        self._finish(end)
+
+    def _end_blocked(self) -> None:
+        cfg = self.config
+        game = cfg.game
+        pips = self._pips()
+        nsides = len(self.scores)
+        points: list[Score] = [0] * nsides
+        side_pips = [0] * nsides
+        side_tiles = [0] * nsides
+        for s in range(self.n):
+            side_pips[self.side[s]] += pips[s]
+            side_tiles[self.side[s]] += self.hands[s].bit_count()
+        rule = game.block_rule
+        winner: int | None = None
+        payment = "none"
+        if rule == "lowest-side":
+            low = min(side_pips)
+            tied = [s for s in range(nsides) if side_pips[s] == low]
+            if len(tied) == 1:
+                winner = tied[0]
+                points[winner] = round_to_five(sum(side_pips) - low)
+                payment = "pool"
+            elif game.split_ties_three and nsides == 3 and len(tied) == 2:
+                third = next(s for s in range(3) if s not in tied)
+                half = Fraction(round_to_five(side_pips[third]), 2)
+                for s in tied:
+                    points[s] = _norm(half)
+                payment = "split"
+            else:
+                payment = "tie"
+        elif rule == "lowest-pips-then-tiles":
+            best = min((side_pips[s], side_tiles[s]) for s in range(nsides))
+            tied = [s for s in range(nsides) if (side_pips[s], side_tiles[s]) == best]
+            if len(tied) == 1:
+                winner = tied[0]
+                opponents = [s for s in range(self.n) if self.side[s] != winner]
+                if game.remaining == "each-rounded":
+                    points[winner] = sum(round_to_five(pips[s]) for s in opponents)
+                    payment = "each"
+                else:
+                    points[winner] = sum(pips[s] for s in opponents)
+                    payment = "plain"
+            else:
+                payment = "tie"
+        self._finish(RoundEnd("blocked", winner, tuple(points), pips, payment))
+
+    # -- convenience -------------------------------------------------------------------------
+
+    def hand(self, seat: int) -> list[Tile]:
+        return tiles_of_mask(self.hands[seat])
+
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos if self._draw else 0
+
+    def hand_sizes(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def scores_out(self) -> list[Score]:
+        return [_norm(s) for s in self.scores]

@@ -1,0 +1,39 @@
+"""The public example records replay exactly to their expected reports (RECORD.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fives.core.record import Record, replay
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def _contract(report: dict) -> tuple:
+    rounds = [
+        (
+            r["leader"],
+            [(e["seat"], e["action"], e.get("ends"), e.get("points"), e.get("tile")) for e in r["events"]],
+            None
+            if r["end"] is None
+            else (r["end"]["reason"], r["end"]["winner"], [float(p) for p in r["end"]["points"]]),
+            [float(s) for s in r["scores"]],
+        )
+        for r in report["rounds"]
+    ]
+    return (
+        report["game"], report["players"], report["teams"], report["target"], rounds,
+        [float(s) for s in report["scores"]], report["winner"], report["over"],
+    )
+
+
+@pytest.mark.skipif(not RECORDS, reason="../shared/examples is not beside the checkout")
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_example_record_replays_to_its_expected_report(path: Path) -> None:
+    report = replay(Record.from_json(path.read_text()))
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    assert _contract(report) == _contract(expected)
