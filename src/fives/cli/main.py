@@ -1,42 +1,53 @@
-"""The ``fives`` command line."""
+"""The ``fives`` command line: one module per command, each with ``register(subparsers)``.
+
+Every command turns bad input into one ``error:`` line on standard error and exit status 2;
+never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
-from fives.core.record import Record, RecordError, replay_state, report_of
+from fives.cli import replay_cmd
+
+COMMANDS = [replay_cmd]
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    for path in args.files:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            print(f"error: {path}: cannot read: {exc}", file=sys.stderr)
-            return 2
-        try:
-            state = replay_state(Record.from_json(text))
-        except RecordError as exc:
-            print(f"error: {path}: {exc}", file=sys.stderr)
-            return 2
-        report = report_of(state)
-        print(json.dumps(report))
-    return 0
+class UsageError(Exception):
+    """Bad command-line input: printed as one ``error:`` line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        print(f"error: {message} (see 'fives --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="fives",
+        description="The fives domino platform: All Fives, Fives and Threes, Muggins, Draw, Block.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="fives")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("replay")
-    p.add_argument("files", nargs="+")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_replay)
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,105 @@
+"""Plain-text rendering of the layout and of scoring, for terminals and logs.
+
+The line reads from W (left) to E (right); a double is written ``[4:4]`` (it lies crosswise),
+the spinner ``<1:1>``; side arms hang above (N) and below (S) the spinner, inner tile nearest.
+
+>>> from fives.core.layout import Layout
+>>> lay = Layout(spinner_rules=True)
+>>> for a in ("1-4", "1-1@W", "4-4@E", "3-4@E", "1-2@W", "1-5@N"):
+...     _ = lay.place_text(a)
+>>> print(render_layout(lay))
+              N:5 (5)
+              [5]
+              [1]
+W:2 (2) [2|1]<1:1>[1|4][4:4][4|3] E:3 (3)
+              S:1 (0)
+ends: 2 + 3 + 5 = 10
+"""
+
+from __future__ import annotations
+
+from fives.core.layout import Layout
+from fives.core.tiles import ALL_TILES, END_NAMES, E, N, S, W
+
+__all__ = ["points_word", "render_layout", "scoring_sentence"]
+
+
+def _horizontal(tid: int, left: int, right: int, spinner: bool = False) -> str:
+    tile = ALL_TILES[tid]
+    if spinner:
+        return f"<{tile.low}:{tile.low}>"
+    if tile.is_double:
+        return f"[{left}:{right}]"
+    return f"[{left}|{right}]"
+
+
+def points_word(points: int) -> str:
+    return "1 point" if points == 1 else f"{points} points"
+
+
+def scoring_sentence(layout: Layout, points: int) -> str:
+    """The seeds' sentence for the play just made: ``2 + 8 = 10 -> 10 points``."""
+    return f"{layout.sentence()} -> {points_word(points)}"
+
+
+def render_layout(layout: Layout) -> str:
+    """The layout as a few lines of text, each open end marked ``END:value (counted)``."""
+    if layout.count == 0:
+        return "(no tile played yet)"
+    counted = {c.end: c.counted for c in layout.contributions()}
+    open_values = dict(layout.ends)
+
+    def mark(end: int) -> str:
+        if end not in open_values:
+            return ""
+        return f"{END_NAMES[end]}:{open_values[end]} ({counted.get(end, 0)})"
+
+    # the horizontal line: W arm reversed (outer end leftmost), the centre, the E arm
+    parts: list[str] = []
+    for tid, outer in reversed(layout.arms[W]):
+        inner = ALL_TILES[tid].other(outer)
+        parts.append(_horizontal(tid, outer, inner))
+    center = ALL_TILES[layout.center]
+    if layout.spinner >= 0:
+        parts.append(_horizontal(layout.center, center.low, center.high, spinner=True))
+    else:
+        parts.append(_horizontal(layout.center, center.low, center.high))
+    center_index = len(parts) - 1
+    for tid, outer in layout.arms[E]:
+        inner = ALL_TILES[tid].other(outer)
+        parts.append(_horizontal(tid, inner, outer))
+    left = mark(W)
+    prefix = (left + " ") if left else ""
+    line = prefix + "".join(parts)
+    right = mark(E)
+    if right:
+        line += " " + right
+    # the column of the spinner, for the side arms
+    column = len(prefix) + sum(len(p) for p in parts[:center_index]) + 1
+    pad = " " * column
+    lines: list[str] = []
+    if layout.spinner >= 0:
+        above = []
+        for tid, outer in layout.arms[N]:
+            tile = ALL_TILES[tid]
+            inner = tile.other(outer)
+            above.append(f"[{inner}:{outer}]" if tile.is_double else f"[{inner}]")
+            if not tile.is_double:
+                above.append(f"[{outer}]")
+        if mark(N):
+            above.append(mark(N))
+        lines.extend(pad + cell for cell in reversed(above))
+    lines.append(line)
+    if layout.spinner >= 0:
+        below = []
+        for tid, outer in layout.arms[S]:
+            tile = ALL_TILES[tid]
+            inner = tile.other(outer)
+            below.append(f"[{inner}:{outer}]" if tile.is_double else f"[{inner}]")
+            if not tile.is_double:
+                below.append(f"[{outer}]")
+        if mark(S):
+            below.append(mark(S))
+        lines.extend(pad + cell for cell in below)
+    lines.append(f"ends: {layout.sentence()}")
+    return "\n".join(lines)
