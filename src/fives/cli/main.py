@@ -10,13 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from fives.cli import replay_cmd
+from fives.cli import bench_cmd, random_cmd, replay_cmd
+from fives.cli.errors import UsageError
 
-COMMANDS = [replay_cmd]
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as one ``error:`` line, exit status 2."""
+COMMANDS = [bench_cmd, replay_cmd, random_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -32,6 +32,10 @@ from fives.core.tiles import (
 __all__ = ["ArmTile", "Contribution", "Layout", "OpenEnd"]
 
 STRAIGHT: Final = (W, E)
+_LOW: Final = tuple(t.low for t in ALL_TILES)
+_HIGH: Final = tuple(t.high for t in ALL_TILES)
+#: the tiles that fit either of two open numbers, indexed by w * 7 + e
+_PAIR_MASK: Final = tuple(SUIT_MASK[w] | SUIT_MASK[e] for w in range(7) for e in range(7))
 ALL_ENDS: Final = (W, E, N, S)
 
 
@@ -136,30 +140,42 @@ class Layout:
     def place(self, tile_id: int, end: int) -> int:
         """Put a tile on an open end (``end`` is ignored for the lead); return the ends total.
 
-        The caller has checked legality (:meth:`fits`).
+        The caller has checked legality (:meth:`fits`). This is the engine's hottest path:
+        the plain line (no spinner) is handled first and inline.
         """
-        t = ALL_TILES[tile_id]
-        low = t.low
-        high = t.high
+        low = _LOW[tile_id]
+        high = _HIGH[tile_id]
         dbl = low == high
+        value = self.value
+        if self.count and self.spinner < 0 and not (dbl and self.spinner_rules):
+            joined = value[end]
+            outer = high if low == joined else low
+            value[end] = outer
+            self.double[end] = dbl
+            self.length[end] += 1
+            self.arms[end].append((tile_id, outer))
+            self.count += 1
+            w = value[0]
+            e = value[1]
+            self.ends = [(0, w), (1, e)]
+            self.open_mask = _PAIR_MASK[w * 7 + e]
+            double = self.double
+            return (w + w if double[0] else w) + (e + e if double[1] else e)
         if self.count == 0:
             self.center = tile_id
-            self.value[W] = low
-            self.value[E] = high
+            value[W] = low
+            value[E] = high
             self.double[W] = self.double[E] = dbl
             if dbl and self.spinner_rules:
                 self.spinner = tile_id
-                self.value[W] = self.value[E] = -1
+                value[W] = value[E] = -1
                 self.double[W] = self.double[E] = False
-        elif self.spinner < 0 and dbl and self.spinner_rules:
+        elif self.spinner < 0:
             self._become_spinner(tile_id, end)
         else:
-            if self.spinner >= 0 and self.length[end] == 0:
-                joined = ALL_TILES[self.spinner].low
-            else:
-                joined = self.value[end]
+            joined = value[end] if self.length[end] else _LOW[self.spinner]
             outer = high if low == joined else low
-            self.value[end] = outer
+            value[end] = outer
             self.double[end] = dbl
             self.length[end] += 1
             self.arms[end].append((tile_id, outer))

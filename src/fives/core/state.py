@@ -76,6 +76,37 @@ def lead_priority(tile: Tile) -> tuple[bool, int, int]:
     return (tile.is_double, tile.pips, tile.high)
 
 
+#: MG-3's order of tiles for the lead, as a rank per tile id
+_LEAD_RANK: Final = tuple(
+    sorted(ALL_TILES, key=lead_priority).index(t) for t in ALL_TILES
+)
+
+
+_PLAYS: dict[int, list[int]] = {}
+
+
+def _plays(mask: int, end: int) -> list[int]:
+    """The play codes of the tiles in ``mask`` on ``end`` (cached: callers must not mutate)."""
+    key = mask << 2 | end
+    codes = _PLAYS.get(key)
+    if codes is None:
+        codes = _PLAYS[key] = [t << 2 | end for t in _bits(mask)]
+    return codes
+
+
+#: tile ids from the strongest claim to the lead down
+_LEAD_ORDER: Final = tuple(t.id for t in sorted(ALL_TILES, key=lead_priority, reverse=True))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 #: One action of a round: (seat, action code, ends total, points, drawn tile id).
 #: For plays ``tile`` is -1; for draws and passes ``ends`` and ``points`` are -1.
 LogEntry = tuple[int, int, int, int, int]
@@ -122,6 +153,7 @@ class State:
     __slots__ = (
         "_draw",
         "_exact",
+        "_next",
         "_play_on",
         "_points",
         "_target",
@@ -172,6 +204,7 @@ class State:
         self._target = config.target
         self._exact = game.exact_target
         self._play_on = game.partners_play_on and config.teams
+        self._next = tuple((s + 1) % self.n for s in range(self.n))
 
     # -- copying (search) --------------------------------------------------------------------
 
@@ -201,6 +234,7 @@ class State:
         new._target = self._target
         new._exact = self._exact
         new._play_on = self._play_on
+        new._next = self._next
         return new
 
     # -- rounds ------------------------------------------------------------------------------
@@ -302,11 +336,15 @@ class State:
         if self.leader >= 0 and self.round_end is None:
             raise DealError("the round in play has not ended")
         self.check_deal(hands, stock, leader)
+        self._begin([mask_of(h) for h in hands], [t.id for t in stock], leader)
+
+    def _begin(self, hands: list[int], stock: list[int], leader: int) -> None:
+        """Start a round from a deal already known to be valid (masks and tile ids)."""
         if self.leader >= 0 and self.round_end is not None:
             self._archive()
-        self.hands = [mask_of(h) for h in hands]
-        self.dealt = self.hands[:]
-        self.stock = [t.id for t in stock]
+        self.hands = hands
+        self.dealt = hands[:]
+        self.stock = stock
         self.stock_pos = 0
         self.layout = Layout(self.config.game.spinner, self.config.side_arm_gate)
         self.leader = leader
@@ -316,9 +354,7 @@ class State:
         self.out = [False] * self.n
         self.lead_tile = -1
         if self.config.game.first_lead == "highest-double":
-            self.lead_tile = max(
-                (t for t in hands[leader]), key=lead_priority
-            ).id
+            self.lead_tile = max(_bits(hands[leader]), key=_LEAD_RANK.__getitem__)
 
     def _archive(self) -> None:
         self.finished.append(self.current_round_info())
@@ -355,38 +391,68 @@ class State:
 
     def deal_next(self, rng: random.Random) -> None:
         """Deal the next round at random, with the leader the rules say (or a lot)."""
-        hands, stock, lot = State.random_deal(self.config, rng=rng)
-        want = self.expected_leader(hands)
-        self.start_round(hands, stock, lot if want is None else want)
+        if self.over:
+            raise DealError("the match is over; no more rounds")
+        if self.leader >= 0 and self.round_end is None:
+            raise DealError("the round in play has not ended")
+        ids = list(range(28))
+        rng.shuffle(ids)
+        n = self.n
+        size = self.config.hand_size
+        hands = []
+        for i in range(n):
+            mask = 0
+            for t in ids[i * size : (i + 1) * size]:
+                mask |= 1 << t
+            hands.append(mask)
+        lot = rng.randrange(n)
+        game = self.config.game
+        rule = game.first_lead if self.leader < 0 else game.next_lead
+        if rule == "highest-double":
+            dealt = FULL_SET_MASK
+            for t in ids[n * size :]:
+                dealt ^= 1 << t
+            best = next(t for t in _LEAD_ORDER if dealt >> t & 1)
+            leader = next(seat for seat in range(n) if hands[seat] >> best & 1)
+        else:
+            want = self.expected_leader()
+            leader = lot if want is None else want
+        self._begin(hands, ids[n * size :], leader)
 
     # -- legal actions -----------------------------------------------------------------------
 
     def legal_codes(self) -> list[int]:
         """Legal actions as codes, sorted (tile, then end); empty when nobody is to act."""
-        if self.round_end is not None or self.over or self.leader < 0:
+        if self.turn < 0:
             return []
         hand = self.hands[self.turn]
         lay = self.layout
         if lay.count == 0:
             if self.lead_tile >= 0:
                 return [LEAD_BASE + self.lead_tile]
-            out = []
-            while hand:
-                low = hand & -hand
-                out.append(LEAD_BASE + low.bit_length() - 1)
-                hand ^= low
-            return out
-        codes = []
-        for end, value in lay.ends:
-            m = hand & SUIT_MASK[value]
-            while m:
-                low = m & -m
-                codes.append(((low.bit_length() - 1) << 2) | end)
-                m ^= low
-        if codes:
-            if len(lay.ends) > 1:
+            return [LEAD_BASE + t for t in _bits(hand)]
+        ends = lay.ends
+        if len(ends) == 2:
+            (e0, v0), (e1, v1) = ends
+            m0 = hand & SUIT_MASK[v0]
+            m1 = hand & SUIT_MASK[v1]
+            if m0 and m1:
+                codes = _plays(m0, e0) + _plays(m1, e1)
                 codes.sort()
-            return codes
+                return codes
+            if m0:
+                return _plays(m0, e0)[:]
+            if m1:
+                return _plays(m1, e1)[:]
+        else:
+            codes = []
+            for end, value in ends:
+                m = hand & SUIT_MASK[value]
+                if m:
+                    codes += _plays(m, end)
+            if codes:
+                codes.sort()
+                return codes
         if self._draw and self.stock_pos < len(self.stock):
             return [_DRAW_CODE]
         return [_PASS_CODE]
@@ -450,69 +516,90 @@ class State:
         return "not allowed here"
 
     def apply_code(self, code: int) -> LogEntry:
-        """Apply a legal action code (unchecked: the caller took it from :meth:`legal_codes`)."""
+        """Apply a legal action code (unchecked: the caller took it from :meth:`legal_codes`).
+
+        The engine's inner loop: kept flat on purpose.
+        """
         seat = self.turn
-        if code == _DRAW_CODE:
-            tid = self.stock[self.stock_pos]
-            self.stock_pos += 1
-            self.hands[seat] |= 1 << tid
-            entry: LogEntry = (seat, code, -1, -1, tid)
-            self.log.append(entry)
-            if self.stock_pos == len(self.stock):
-                self._check_block()
-            return entry
-        if code == _PASS_CODE:
-            entry = (seat, code, -1, -1, -1)
-            self.log.append(entry)
-            self._advance()
-            return entry
+        hands = self.hands
         if code >= LEAD_BASE:
+            if code == _DRAW_CODE:
+                tid = self.stock[self.stock_pos]
+                self.stock_pos += 1
+                hands[seat] |= 1 << tid
+                entry: LogEntry = (seat, code, -1, -1, tid)
+                self.log.append(entry)
+                if self.stock_pos == len(self.stock):
+                    self._check_block()
+                return entry
+            if code == _PASS_CODE:
+                entry = (seat, code, -1, -1, -1)
+                self.log.append(entry)
+                self._advance()
+                return entry
             tid = code - LEAD_BASE
             end = 0
         else:
             tid = code >> 2
             end = code & 3
-        hand = self.hands[seat] & ~(1 << tid)
-        self.hands[seat] = hand
+        hand = hands[seat] & ~(1 << tid)
+        hands[seat] = hand
         total = self.layout.place(tid, end)
         points = self._points[total]
-        side = self.side[seat]
-        going_out = hand == 0
-        ends_round = going_out and not (self._play_on and self.hands[(seat + 2) % 4])
         if self._exact:
-            bonus = self.config.game.domino_bonus if ends_round else 0
-            event = points + bonus
-            if event and self.scores[side] + event > self._target:
-                entry = (seat, code, total, 0, -1)
-                self.log.append(entry)
-                if ends_round:
-                    self._end_domino(seat, bonus_discarded=event)
-                    return entry
-                self._after_play(seat, going_out)
-                return entry
-            if event:
-                self.scores[side] += event
-            entry = (seat, code, total, points, -1)
-            self.log.append(entry)
-            if ends_round:
-                self._end_domino(seat, bonus=bonus)
-                return entry
-            if event and self.scores[side] == self._target:
-                self._end_target(side)
-                return entry
-            self._after_play(seat, going_out)
-            return entry
+            return self._apply_exact(seat, code, total, points, hand)
         entry = (seat, code, total, points, -1)
         self.log.append(entry)
         if points:
-            self.scores[side] += points
-            if self.scores[side] >= self._target:
+            side = self.side[seat]
+            score = self.scores[side] + points
+            self.scores[side] = score
+            if score >= self._target:
                 self._end_target(side)
                 return entry
+        if not hand:
+            if self._play_on and hands[(seat + 2) % 4]:
+                self.out[seat] = True
+            else:
+                self._end_domino(seat)
+                return entry
+        if not self._draw or self.stock_pos == len(self.stock):
+            mask = self.layout.open_mask
+            for h in hands:
+                if h & mask:
+                    break
+            else:
+                self._end_blocked()
+                return entry
+        nxt = self._next[seat]
+        if self._play_on:
+            while self.out[nxt]:
+                nxt = self._next[nxt]
+        self.turn = nxt
+        return entry
+
+    def _apply_exact(self, seat: int, code: int, total: int, points: int, hand: int) -> LogEntry:
+        """FT-10/FT-11: play points (with the hand-ending point, as one event) count only if
+        they keep the side at or under the target; reaching it exactly wins."""
+        side = self.side[seat]
+        ends_round = not hand and not (self._play_on and self.hands[(seat + 2) % 4])
+        bonus = self.config.game.domino_bonus if ends_round else 0
+        event = points + bonus
+        discarded = bool(event) and self.scores[side] + event > self._target
+        entry = (seat, code, total, 0 if discarded else points, -1)
+        self.log.append(entry)
+        if event and not discarded:
+            self.scores[side] += event
         if ends_round:
-            self._end_domino(seat)
+            if discarded:
+                self._end_domino(seat, bonus_discarded=event)
+            else:
+                self._end_domino(seat, bonus=bonus)
             return entry
-        self._after_play(seat, going_out)
+        if event and not discarded and self.scores[side] == self._target:
+            self._end_target(side)
+            return entry
+        self._after_play(seat, not hand)
         return entry
 
     def apply(self, action: Action) -> LogEntry:
@@ -526,11 +613,10 @@ class State:
         self._advance()
 
     def _advance(self) -> None:
-        n = self.n
-        seat = (self.turn + 1) % n
+        seat = self._next[self.turn]
         if self._play_on:
             while self.out[seat]:
-                seat = (seat + 1) % n
+                seat = self._next[seat]
         self.turn = seat
 
     def _check_block(self) -> bool:

@@ -1,0 +1,86 @@
+"""Engine speed: uniformly random rounds, timed (``fives bench engine``).
+
+Outside the core because it reads the clock. A "round" is one hand from the deal to its end,
+the unit OpenSpiel and the ``dominoes`` package call a game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from fives.core.games import GAMES, Config
+from fives.core.state import State
+from fives.core.tiles import LEAD_BASE
+
+__all__ = ["EngineFigure", "measure", "measure_rounds"]
+
+
+@dataclass(frozen=True)
+class EngineFigure:
+    game: str
+    players: int
+    teams: bool
+    hand_size: int
+    rounds_per_sec: float
+    plays_per_sec: float
+    actions_per_sec: float
+    rounds: int
+
+
+def measure(config: Config, seconds: float, seed: int) -> EngineFigure:
+    """Play random rounds (a fresh match each, so every deal is new) for about ``seconds``."""
+    rng = random.Random(seed)
+    rand = rng.random
+    rounds = plays = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            state = State(config)
+            state.deal_next(rng)
+            legal = state.legal_codes
+            apply = state.apply_code
+            while True:
+                codes = legal()
+                if not codes:
+                    break
+                code = codes[int(rand() * len(codes))]
+                if code < LEAD_BASE + 28:
+                    plays += 1
+                actions += 1
+                apply(code)
+            rounds += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return EngineFigure(
+        config.game.name,
+        config.players,
+        config.teams,
+        config.hand_size,
+        rounds / elapsed,
+        plays / elapsed,
+        actions / elapsed,
+        rounds,
+    )
+
+
+def measure_rounds(
+    game: str, players: int, teams: bool, hand_size: int | None, seconds: float, seed: int
+) -> tuple[float, float]:
+    """(rounds per second, plays per second) for one configuration (used by bench/peers.py)."""
+    rules = {"hand_size": hand_size} if hand_size is not None else None
+    fig = measure(Config.make(game, players, teams=teams, rules=rules), seconds, seed)
+    return fig.rounds_per_sec, fig.plays_per_sec
+
+
+def all_configs() -> list[Config]:
+    out = []
+    for name in GAMES:
+        for players in (2, 3, 4):
+            out.append(Config.make(name, players))
+    out.append(Config.make("block", 4, teams=True, rules={"hand_size": 7}))
+    return out

@@ -1,0 +1,5 @@
+"""Errors every command may raise."""
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one ``error:`` line, exit status 2."""
