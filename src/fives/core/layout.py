@@ -294,7 +294,9 @@ class Layout:
             return out
         if self.count == 1:
             tile = ALL_TILES[self.center]
-            return [Contribution(W, tile, tile.pips)]
+            if tile.is_double:  # C-5: a lone double counts both halves, once
+                return [Contribution(W, tile, tile.pips)]
+            return [Contribution(W, tile, tile.low), Contribution(E, tile, tile.high)]
         for e in STRAIGHT:
             tile = ALL_TILES[self.arms[e][-1][0]] if self.arms[e] else ALL_TILES[self.center]
             v = self.value[e]

@@ -1,0 +1,220 @@
+"""The ``fives`` command line, run as a user runs it: ``replay`` and ``random``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fives.core.record import Record, replay_state, report_of
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT.parent / "shared" / "examples"
+SEED_EXAMPLE = EXAMPLES / "seed-all-fives-spinner.json"
+FINISHED_EXAMPLE = EXAMPLES / "all-fives-4p.json"
+_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
+FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
+
+needs_examples = pytest.mark.skipif(
+    not SEED_EXAMPLE.exists(), reason="../shared/examples is not beside the checkout"
+)
+
+GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"]
+
+
+def fives(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [FIVES, *map(str, args)], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def assert_usage_error(proc: subprocess.CompletedProcess[str]) -> None:
+    """Exit 2, nothing on stdout, exactly one ``error:`` line on stderr, no traceback."""
+    assert proc.returncode == 2, proc
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in proc.stderr
+
+
+# -- replay: the text account ---------------------------------------------------------------
+
+
+@needs_examples
+def test_replay_text_tells_the_seed_example_with_its_scoring_sentences() -> None:
+    proc = fives("replay", SEED_EXAMPLE)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("All Fives (all-fives), 2 players\n")
+    assert "leader: seat 0, by lot" in out
+    # C-5: the lone lead counts both halves; SP-4: the spinner counts while a straight arm is empty
+    assert "seat 0 leads 1-4: 1 + 4 = 5 -> 5 points (scores 5-0)" in out
+    assert "seat 1 plays 1-1 on W (the spinner): 2 + 4 = 6 -> 0 points" in out
+    assert "seat 0 plays 4-4 on E: 2 + 8 = 10 -> 10 points (scores 15-0)" in out
+    assert "seat 1 plays 1-5 on N: 2 + 3 + 5 = 10 -> 10 points (scores 20-15)" in out
+    assert "round 1 is unfinished" in out
+    assert "result: unfinished after 1 round, scores 35-20 (target 250)" in out
+
+
+@needs_examples
+def test_replay_text_tells_round_ends_payments_and_the_match_result() -> None:
+    proc = fives("replay", FINISHED_EXAMPLE)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "teams: seats 0+2 against seats 1+3" in out
+    assert "round 1 ends: domino, seat 2 went out; seats 0+2 win the round" in out
+    assert "remaining pips: seat 0 10, seat 1 4, seat 2 0, seat 3 27" in out
+    # AF-10: one pool, rounded to five once
+    assert "pooled (seat 1 4 + seat 3 27 = 31) and rounded to five once: 30 to seats 0+2" in out
+    assert "points: seats 0+2 +30, seats 1+3 +0" in out
+    assert "  scores: 60-35" in out
+    assert "leader: seat 2, played the last tile of round 1" in out  # AF-12
+    report = report_of(replay_state(Record.from_json(FINISHED_EXAMPLE.read_text())))
+    winner = report["winner"]
+    scores = "-".join(str(s) for s in report["scores"])
+    assert out.rstrip().endswith(f"result: seats {winner}+{winner + 2} win the match, {scores}, "
+                                 f"in {len(report['rounds'])} rounds")
+
+
+@needs_examples
+def test_replay_text_knocks_in_fives_and_threes_and_draws_show_their_tile() -> None:
+    out = fives("replay", EXAMPLES / "fives-and-threes-4p.json").stdout
+    assert " knocks\n" in out and " passes\n" not in out
+    assert "the lead passes one seat clockwise each round" in out  # FT-3
+    assert "sits out" in out  # FT-8
+    out = fives("replay", EXAMPLES / "all-fives-4p.json").stdout
+    assert "seat 1 draws 1-5\n" in out
+
+
+@needs_examples
+def test_replay_layout_draws_the_final_layout_of_each_round() -> None:
+    proc = fives("replay", SEED_EXAMPLE, "--layout")
+    assert proc.returncode == 0, proc.stderr
+    assert "W:2 (2) [2|1]<1:1>[1|4][4:4][4|3] E:3 (3)" in proc.stdout
+    assert "ends: 2 + 3 + 0 + 3 = 8" in proc.stdout
+
+
+# -- replay: --json stays the contract ------------------------------------------------------
+
+
+@needs_examples
+def test_replay_json_is_the_core_report_byte_for_byte() -> None:
+    paths = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+    proc = fives("replay", *paths, "--json")
+    assert proc.returncode == 0, proc.stderr
+    want = "".join(
+        json.dumps(report_of(replay_state(Record.from_json(p.read_text())))) + "\n" for p in paths
+    )
+    assert proc.stdout == want
+
+
+@needs_examples
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_replay_rejects_a_bad_record_with_one_error_line(tmp_path: Path, json_flag: list[str]) -> None:
+    data = json.loads(FINISHED_EXAMPLE.read_text())
+    data["rounds"][0]["actions"][1] = "6-6@N"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    proc = fives("replay", bad, *json_flag)
+    assert_usage_error(proc)
+    assert proc.stderr.startswith(f"error: {bad}: round 1, action 2, seat 1, '6-6@N'")
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_replay_rejects_malformed_and_missing_files(tmp_path: Path, json_flag: list[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert_usage_error(fives("replay", bad, *json_flag))
+    assert_usage_error(fives("replay", tmp_path / "missing.json", *json_flag))
+
+
+def test_replay_layout_does_not_go_with_json(tmp_path: Path) -> None:
+    assert_usage_error(fives("replay", tmp_path / "x.json", "--json", "--layout"))
+
+
+# -- random ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game", GAMES)
+def test_random_match_is_a_valid_record_and_repeats_by_seed(
+    tmp_path: Path, game: str, players: int
+) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (first, second):
+        proc = fives("random", "--game", game, "--players", players, "--seed", 7, "-o", path)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == ""
+        assert "seed:" not in proc.stderr  # given, so not drawn
+    assert first.read_bytes() == second.read_bytes()
+    record = json.loads(first.read_text())
+    assert record["game"] == game and record["players"] == players
+    assert record["seats"] == ["random"] * players
+    proc = fives("replay", first, "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["over"] is True
+    assert fives("replay", first).returncode == 0
+
+
+def test_random_writes_to_stdout_and_draws_a_seed_it_prints(tmp_path: Path) -> None:
+    proc = fives("random", "--game", "muggins", "--players", "2")
+    assert proc.returncode == 0, proc.stderr
+    seed_line, summary = proc.stderr.splitlines()
+    assert seed_line.startswith("seed: ")
+    assert "muggins, 2 players: " in summary and "scores" in summary
+    again = fives("random", "--game", "muggins", "--players", "2", "--seed", seed_line[6:])
+    assert again.stdout == proc.stdout
+
+
+def test_random_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "match.json"
+    proc = fives("random", "--game", "all-fives", "--players", "4", "--seed", "3", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""
+    data = json.loads(out.read_text())
+    assert data["teams"] is True and data["target"] == 200
+    assert out.read_text() == fives("random", "--game", "all-fives", "--players", "4",
+                                    "--seed", "3").stdout
+
+
+def test_random_house_rules_and_target_reach_the_record(tmp_path: Path) -> None:
+    out = tmp_path / "match.json"
+    proc = fives("random", "--game", "block", "--players", "2", "--hand-size", "5",
+                 "--target", "30", "--seed", "1", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.read_text())
+    assert data["rules"] == {"hand_size": 5} and data["target"] == 30
+    assert all(len(h) == 5 for r in data["rounds"] for h in r["hands"])
+    assert fives("replay", out, "--json").returncode == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--game", "chess", "--players", "2"],
+        ["--game", "all-fives", "--players", "1"],
+        ["--game", "all-fives", "--players", "5"],
+        ["--game", "muggins", "--players", "3", "--teams"],
+        ["--game", "draw", "--players", "2", "--target", "0"],
+        ["--game", "draw", "--players", "2", "--target", "-5"],
+        ["--game", "draw", "--players", "4", "--hand-size", "8"],
+        ["--game", "draw", "--players", "two"],
+        ["--players", "2"],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_random_rejects_bad_arguments_with_one_error_line(args: list[str]) -> None:
+    assert_usage_error(fives("random", *args))
+
+
+def test_random_rejects_an_unwritable_output(tmp_path: Path) -> None:
+    target = tmp_path / "no-such-dir" / "x.json"
+    assert_usage_error(
+        fives("random", "--game", "draw", "--players", "2", "--seed", "1", "-o", target)
+    )
+    assert not target.exists()
