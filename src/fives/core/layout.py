@@ -130,6 +130,37 @@ class Layout:
 
     # -- playing ---------------------------------------------------------------------------
 
+    def total_after(self, tile_id: int, end: int) -> int:
+        """The ends total if this tile were placed on ``end`` (the layout is not changed)."""
+        low = _LOW[tile_id]
+        high = _HIGH[tile_id]
+        dbl = low == high
+        if self.count == 0:
+            return low + high
+        value = self.value
+        double = self.double
+        if self.spinner < 0:
+            other_end = 1 - end
+            v = value[other_end]
+            if dbl and self.spinner_rules:  # SP-1: it becomes the spinner
+                return low + high + (v + v if double[other_end] else v)
+            joined = value[end]
+            outer = high if low == joined else low
+            new = outer + outer if dbl else outer
+            return new + (v + v if double[other_end] else v)
+        length = self.length
+        joined = value[end] if length[end] else _LOW[self.spinner]
+        outer = high if low == joined else low
+        total = 0
+        for e in ALL_ENDS:
+            if e == end:
+                total += outer + outer if dbl else outer
+            elif length[e]:
+                total += value[e] * 2 if double[e] else value[e]
+        if not (length[W] or end == W) or not (length[E] or end == E):
+            total += 2 * _LOW[self.spinner]
+        return total
+
     def fits(self, tile_id: int, end: int) -> bool:
         for e, v in self.ends:
             if e == end:
