@@ -1,0 +1,505 @@
+"""The bot protocol (BOT-PROTOCOL.md v1), both sides.
+
+Host side: :class:`ProcessBot` runs an outside program (``cmd:COMMAND LINE``) as a bot. It
+writes one JSON line per decision::
+
+    {"type": "act", "view": {...}, "legal": ["1-4@W", "1-4@E"]}
+
+and reads one answer line, ``{"action": "1-4@E"}``, within the move time. It also sends
+``{"type": "start", ...}`` when a round is dealt and ``{"type": "end", ...}`` when it ends.
+An answer that is not JSON, names no legal action, comes too late, or never comes because the
+program exited raises :class:`BotFault`; the host (:mod:`fives.bots.host`) then forfeits that
+decision (plays the ``random`` bot's choice), logs and reports it, and goes on. A program that
+died, or that was stopped for answering too late, is started again at its next decision (up to
+:attr:`ProcessBot.max_restarts` times; after that its decisions are forfeited).
+
+Bot side: :func:`serve` runs one of our bots as such a program (``fives bot NAME``), and
+:func:`view_from_json` rebuilds a :class:`~fives.core.view.View` from the JSON a host sends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import random
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import IO, Any, TextIO
+
+from fives.bots.base import Bot
+from fives.core.games import Config
+from fives.core.layout import Layout
+from fives.core.state import RoundEnd, Score
+from fives.core.tiles import Action, NotationError, Tile
+from fives.core.view import HistoryItem, View
+
+__all__ = [
+    "DEFAULT_MOVE_TIME",
+    "PROTOCOL_VERSION",
+    "BotFault",
+    "ProcessBot",
+    "act_message",
+    "end_message",
+    "serve",
+    "start_message",
+    "view_from_json",
+]
+
+PROTOCOL_VERSION = 1
+#: seconds an outside bot may take to answer one ``act`` line
+DEFAULT_MOVE_TIME = 10.0
+#: seconds a bot program gets to exit after its standard input is closed
+_CLOSE_GRACE = 1.0
+
+log = logging.getLogger("fives.bots")
+
+
+class BotFault(Exception):
+    """A bot broke the protocol or failed: ``kind`` is ``garbage``, ``illegal``, ``timeout``,
+    ``exit``, ``start`` or ``error``; the message says what happened."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        self.kind = kind
+        self.detail = detail
+        super().__init__(f"{kind}: {detail}")
+
+
+# -- messages -----------------------------------------------------------------------------------
+
+
+def act_message(view: View, legal: list[Action] | tuple[Action, ...] | None = None) -> dict[str, Any]:
+    """The ``act`` line for a seat's decision."""
+    acts = view.legal if legal is None else legal
+    return {"type": "act", "view": view.to_json(), "legal": [str(a) for a in acts]}
+
+
+def start_message(view: View) -> dict[str, Any]:
+    """The ``start`` line: a round has been dealt (the view holds the seat's new hand)."""
+    return {"type": "start", "version": PROTOCOL_VERSION, "round": view.round, "view": view.to_json()}
+
+
+def end_message(view: View) -> dict[str, Any]:
+    """The ``end`` line: a round has ended; ``view["end"]`` says how, ``view["over"]`` whether
+    the match is over too."""
+    data = view.to_json()
+    return {
+        "type": "end",
+        "round": view.round,
+        "result": data["end"],
+        "scores": data["scores"],
+        "over": data["over"],
+        "winner": data["winner"],
+        "view": data,
+    }
+
+
+# -- the host side: an outside program as a bot -------------------------------------------------
+
+
+class ProcessBot(Bot):
+    """An outside program speaking the protocol, named ``cmd:COMMAND LINE``.
+
+    The program is started on first use (or by :meth:`start`). ``move_time`` is the time limit
+    for one answer, in seconds. ``stderr`` is where the program's own log goes (a file object;
+    ``None`` leaves it on ours). :attr:`faults` counts the faults by kind.
+    """
+
+    name = "cmd"
+    #: how many times a program that died (or was stopped for answering late) is started again
+    max_restarts = 3
+
+    def __init__(
+        self,
+        command: str,
+        move_time: float = DEFAULT_MOVE_TIME,
+        stderr: IO[str] | int | None = None,
+    ) -> None:
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"cannot read the command line {command!r}: {exc}") from None
+        if not argv:
+            raise ValueError("a bot command line is empty")
+        self.command = command
+        self.argv = argv
+        self.name = f"cmd:{command}"
+        self.move_time = move_time
+        self.stderr = stderr
+        self.proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader: threading.Thread | None = None
+        self.starts = 0
+        self.faults: dict[str, int] = {}
+        self._dead_for_good = False
+
+    # process management ------------------------------------------------------------------------
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        """Start the program (again); raise :class:`BotFault` if that is not possible."""
+        if self.alive():
+            return
+        self._stop()
+        if self._dead_for_good or self.starts > self.max_restarts:
+            self._dead_for_good = True
+            raise BotFault("exit", f"the program has stopped {self.starts} times; not restarted")
+        self.starts += 1
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                start_new_session=True,  # Ctrl-C reaches the host, which then closes the bot
+            )
+        except OSError as exc:
+            self._dead_for_good = True
+            raise BotFault("start", f"cannot start {self.command!r}: {exc}") from None
+        lines: queue.Queue[str | None] = queue.Queue()
+        self._lines = lines
+        stdout = self.proc.stdout
+        assert stdout is not None
+        self._reader = threading.Thread(
+            target=_read_lines, args=(stdout, lines), name="fives-bot-reader", daemon=True
+        )
+        self._reader.start()
+
+    def _send(self, message: Mapping[str, Any]) -> None:
+        proc = self.proc
+        if proc is None or proc.stdin is None:
+            raise BotFault("exit", "the program is not running")
+        try:
+            proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            code = proc.poll()
+            raise BotFault("exit", f"the program exited (status {code})") from None
+
+    def _stop(self) -> None:
+        proc = self.proc
+        self.proc = None
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=_CLOSE_GRACE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=_CLOSE_GRACE)
+        if proc.stdout is not None:
+            with contextlib.suppress(OSError):
+                proc.stdout.close()
+
+    def _kill(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        self._stop()
+
+    def close(self) -> None:
+        """Close the program's input (it should exit on EOF); kill it if it does not."""
+        self._stop()
+
+    def __del__(self) -> None:  # a safety net: never leave a program behind
+        with contextlib.suppress(Exception):
+            self._kill()
+
+    # notifications -----------------------------------------------------------------------------
+
+    def _notify(self, message: Mapping[str, Any]) -> None:
+        """Send a ``start``/``end`` line; a program that is down hears nothing (no fault)."""
+        if not self.alive():
+            return
+        with contextlib.suppress(BotFault):
+            self._send(message)
+
+    def round_start(self, view: View) -> None:
+        if self.proc is None and not self._dead_for_good and self.starts == 0:
+            try:
+                self.start()
+            except BotFault:
+                return
+        self._notify(start_message(view))
+
+    def round_end(self, view: View) -> None:
+        self._notify(end_message(view))
+
+    # deciding ----------------------------------------------------------------------------------
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        try:
+            return self._choose(view)
+        except BotFault as exc:
+            self.faults[exc.kind] = self.faults.get(exc.kind, 0) + 1
+            raise
+
+    def _choose(self, view: View) -> Action:
+        self.start()
+        # A line waiting before the question is stale (an extra line of an earlier answer).
+        while True:
+            try:
+                if self._lines.get_nowait() is None:
+                    self._lines.put(None)
+                    break
+            except queue.Empty:
+                break
+        self._send(act_message(view))
+        deadline = time.monotonic() + self.move_time
+        try:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            self._kill()  # it may still answer; a fresh start keeps question and answer in step
+            raise BotFault("timeout", f"no answer within {self.move_time:g} s") from None
+        if line is None:
+            proc = self.proc
+            code = proc.poll() if proc is not None else None
+            if proc is not None and code is None:
+                try:
+                    code = proc.wait(timeout=_CLOSE_GRACE)
+                except subprocess.TimeoutExpired:
+                    code = None
+            self._stop()
+            raise BotFault("exit", f"the program exited (status {code}) without answering")
+        return _read_answer(line, view.legal)
+
+
+def _read_lines(stream: TextIO, out: queue.Queue[str | None]) -> None:
+    try:
+        for line in stream:
+            if line.strip():
+                out.put(line)
+    except (OSError, ValueError):
+        pass
+    out.put(None)
+
+
+def _read_answer(line: str, legal: tuple[Action, ...] | list[Action]) -> Action:
+    shown = line.strip()
+    if len(shown) > 200:
+        shown = shown[:200] + "..."
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        raise BotFault("garbage", f"the answer is not JSON: {shown!r}") from None
+    if not isinstance(data, dict) or "action" not in data:
+        raise BotFault("garbage", f'the answer is not {{"action": ...}}: {shown!r}')
+    try:
+        action = Action.parse(data["action"])
+    except NotationError as exc:
+        raise BotFault("garbage", f"the answer names no action: {exc}") from None
+    if action not in legal:
+        raise BotFault(
+            "illegal",
+            f"{action} is not legal here (legal: {', '.join(str(a) for a in legal)})",
+        )
+    return action
+
+
+# -- the bot side: a View from the host's JSON --------------------------------------------------
+
+
+def _score(x: Any) -> Score:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise ValueError(f"a score is a number, not {x!r}")
+    if isinstance(x, int):
+        return x
+    f = Fraction(x).limit_denominator(2)
+    return int(f) if f.denominator == 1 else f
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"field {key!r} must be a whole number, not {value!r}")
+    return value
+
+
+def _round_end(data: Any, sides: int) -> RoundEnd | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError("field 'end' must be an object or null")
+    return RoundEnd(
+        reason=str(data.get("reason", "")),
+        winner=data.get("winner"),
+        points=tuple(_score(p) for p in data.get("points", [0] * sides)),
+        pips=tuple(int(p) for p in data.get("pips", [])),
+        payment=str(data.get("payment", "")),
+        went_out=data.get("went_out"),
+        discarded=int(data.get("discarded", 0) or 0),
+    )
+
+
+def view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
+    """Rebuild a seat's :class:`View` from the JSON of an ``act`` line (BOT-PROTOCOL.md).
+
+    The layout is rebuilt by replaying the history's plays on a fresh layout; ``legal`` (the
+    ``act`` line's list) overrides the view's own. Points of past plays are recomputed from the
+    ends totals; in Fives and Threes a play whose points would certainly have passed 61 counts 0
+    (the view does not say whether a play that might have fitted was discarded). Raises
+    ``ValueError`` for JSON that does not describe a view.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError("a view is a JSON object")
+    rules = data.get("rules") or None
+    if rules is not None and not isinstance(rules, dict):
+        raise ValueError("field 'rules' must be an object")
+    config = Config.make(
+        data.get("game"),  # type: ignore[arg-type]  (Config.make checks it)
+        data.get("players"),  # type: ignore[arg-type]
+        teams=data.get("teams"),
+        target=data.get("target"),
+        rules=rules,
+    )
+    n = config.players
+    seat = data.get("seat")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"field 'seat' must be a seat from 0 to {n - 1}, not {seat!r}")
+    hand = tuple(sorted(Tile.parse(t) for t in data.get("hand", [])))
+    sizes_raw = data.get("hand_sizes", [])
+    if not isinstance(sizes_raw, list) or len(sizes_raw) != n:
+        raise ValueError(f"field 'hand_sizes' must list {n} numbers")
+    hand_sizes = tuple(int(x) for x in sizes_raw)
+    scores_raw = data.get("scores", [0] * config.sides)
+    if not isinstance(scores_raw, list) or len(scores_raw) != config.sides:
+        raise ValueError(f"field 'scores' must list {config.sides} numbers")
+    scores = tuple(_score(s) for s in scores_raw)
+    game = config.game
+    layout = Layout(game.spinner, config.side_arm_gate)
+    history: list[HistoryItem] = []
+    plays: list[tuple[int, int, int]] = []  # (index in history, side, points)
+    for item in data.get("history", []):
+        if not isinstance(item, list) or len(item) < 2:
+            raise ValueError(f"a history item is [seat, action], not {item!r}")
+        who = item[0]
+        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < n:
+            raise ValueError(f"a history item names no seat: {item!r}")
+        action = Action.parse(item[1])
+        tile = action.tile
+        if tile is None:
+            drawn = Tile.parse(item[2]) if len(item) > 2 and item[2] is not None else None
+            history.append(HistoryItem(who, action, tile=drawn))
+            continue
+        if layout.count == 0:
+            if action.kind != "lead":
+                raise ValueError(f"the round must open with a lead, not {action}")
+            total = layout.place(tile.id, 0)
+        else:
+            end = action.end
+            if end is None or not layout.fits(tile.id, end):
+                raise ValueError(f"{action} does not fit the layout")
+            total = layout.place(tile.id, end)
+        points = game.play_points[total]
+        plays.append((len(history), config.side_of(who), points))
+        history.append(HistoryItem(who, action, total, points))
+    if game.exact_target:
+        # FT-10, read backwards from the scores now: a play that would have to have started
+        # below zero was discarded.
+        now = list(scores)
+        for index, side, points in reversed(plays):
+            if not points:
+                continue
+            if now[side] - points < 0:
+                old = history[index]
+                history[index] = HistoryItem(old.seat, old.action, old.ends, 0)
+            else:
+                now[side] -= points
+    turn = data.get("turn")
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+        raise ValueError(f"field 'turn' must be a seat or null, not {turn!r}")
+    if turn is None and seat is not None and legal is not None:
+        turn = seat
+    legal_raw = legal if legal is not None else data.get("legal", [])
+    if not isinstance(legal_raw, list):
+        raise ValueError("the legal actions are a list")
+    legal_actions = tuple(Action.parse(a) for a in legal_raw)
+    end = _round_end(data.get("end"), config.sides)
+    return View(
+        config=config,
+        seat=seat,
+        round=_int(data, "round", 0),
+        leader=_int(data, "leader"),
+        hand=hand,
+        hand_sizes=hand_sizes,
+        stock=_int(data, "stock", 0),
+        scores=scores,
+        history=tuple(history),
+        layout=layout,
+        turn=turn,
+        legal=legal_actions,
+        end=end,
+        over=bool(data.get("over", False)),
+        winner=data.get("winner"),
+        out=tuple(size == 0 for size in hand_sizes) if layout.count else (False,) * n,
+    )
+
+
+# -- the bot side: the program loop -------------------------------------------------------------
+
+
+def serve(bot: Bot, seed: int, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Run ``bot`` as a protocol program until end of input; return the exit status.
+
+    Every ``act`` line gets one answer line. A line that cannot be read is logged on ``stderr``
+    and skipped; an ``act`` whose view cannot be rebuilt is answered with a random legal action
+    (and logged). Types other than ``act`` are ignored.
+    """
+    rng = random.Random(seed)
+    name = getattr(bot, "name", "bot")
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            print(f"fives bot {name}: line {number} is not JSON; ignored", file=stderr)
+            continue
+        if not isinstance(message, dict) or message.get("type") != "act":
+            continue
+        legal_raw = message.get("legal")
+        try:
+            legal = [Action.parse(a) for a in legal_raw] if isinstance(legal_raw, list) else None
+        except NotationError as exc:
+            print(f"fives bot {name}: line {number}: bad legal action: {exc}", file=stderr)
+            legal = None
+        if not legal:
+            print(f"fives bot {name}: line {number}: an act line without legal actions", file=stderr)
+            continue
+        action: Action | None = None
+        try:
+            view = view_from_json(message.get("view") or {}, [str(a) for a in legal])
+        except (ValueError, TypeError, KeyError) as exc:
+            print(f"fives bot {name}: line {number}: cannot read the view ({exc}); "
+                  "answering at random", file=stderr)
+            action = legal[int(rng.random() * len(legal))]
+        else:
+            try:
+                action = bot.choose(view, rng)
+            except Exception as exc:  # a bot bug must not stop the program
+                print(f"fives bot {name}: line {number}: the bot failed ({exc!r}); "
+                      "answering at random", file=stderr)
+                action = legal[int(rng.random() * len(legal))]
+            if action not in legal:
+                print(f"fives bot {name}: line {number}: the bot chose {action}, which is "
+                      "not legal; answering at random", file=stderr)
+                action = legal[int(rng.random() * len(legal))]
+        stdout.write(json.dumps({"action": str(action)}) + "\n")
+        stdout.flush()
+    return 0
