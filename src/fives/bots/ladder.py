@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from fives.bots.base import Bot, register_bot
-from fives.core.tiles import Action
+from fives.bots.search import search_values
+from fives.core.sampling import proven_voids
+from fives.core.state import State
+from fives.core.tiles import ALL_TILES, Action, mask_of
 from fives.core.view import View
 
-__all__ = ["EasyBot", "RandomBot", "play_points"]
+__all__ = ["CheatBot", "EasyBot", "MediumBot", "RandomBot", "SearchBot", "play_points"]
 
 
 def play_points(view: View, action: Action) -> int:
@@ -69,6 +73,148 @@ class EasyBot(Bot):
         return {a: float(play_points(view, a)) + _weight(a) / 100 for a in view.legal}
 
 
+def _pick_best(values: dict[Action, float], rng: random.Random) -> Action:
+    """The best-valued action; near-ties go to the heaviest tile, then at random."""
+    top = max(values.values())
+    best = [a for a, v in values.items() if v >= top - 1e-9]
+    heaviest = max(_weight(a) for a in best)
+    best = [a for a in best if _weight(a) == heaviest]
+    return best[int(rng.random() * len(best))]
+
+
+class MediumBot(Bot):
+    """A fast heuristic: points now, minus the best reply the next opponent could make with
+    tiles not proven void, plus shedding heavy tiles and doubles, keeping numbers varied,
+    leaving ends the opponents are void in, and in Fives and Threes steering to exactly 61."""
+
+    name = "medium"
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        cfg = view.config
+        game = cfg.game
+        seat = view.seat
+        assert seat is not None
+        n = cfg.players
+        table = game.play_points
+        nxt = (seat + 1) % n
+        while view.out and view.out[nxt] and nxt != seat:
+            nxt = (nxt + 1) % n
+        opponent_is_partner = cfg.teams and cfg.side_of(nxt) == cfg.side_of(seat)
+        seen = mask_of(view.hand) | mask_of(view.layout.tiles())
+        unseen = [t for t in ALL_TILES if not seen & t.mask]
+        void_next = proven_voids(view, nxt)
+        opponents = [s for s in range(n) if cfg.side_of(s) != cfg.side_of(seat)]
+        void_all = 0x7F
+        for s in opponents:
+            void_all &= proven_voids(view, s)
+        pays_pips = game.remaining != "none"
+        my_score = view.scores[cfg.side_of(seat)]
+        out: dict[Action, float] = {}
+        for action in view.legal:
+            tile = action.tile
+            if tile is None:
+                out[action] = 0.0
+                continue
+            lay = view.layout.copy()
+            end = action.end if action.end is not None else 0
+            total = lay.place(tile.id, end)
+            points = table[total]
+            value = float(points)
+            if game.exact_target:
+                after = my_score + points
+                if after > cfg.target:
+                    value = -5.0
+                elif after == cfg.target:
+                    value += 100.0
+                elif cfg.target - after <= 8:
+                    value += 1.0  # close to 61: small steps are easier to land exactly
+            # the next player's best reply from tiles they may hold
+            reply = 0
+            if game.play_scoring != "none":
+                for t in unseen:
+                    if (1 << t.low | 1 << t.high) & void_next:
+                        continue
+                    for e, v in lay.ends:
+                        if t.has(v):
+                            reply = max(reply, table[lay.total_after(t.id, e)])
+            value += (0.5 if opponent_is_partner else -0.7) * reply
+            rest = [t for t in view.hand if t is not tile]
+            if pays_pips:
+                value += 0.25 * tile.pips
+            if tile.is_double:
+                value += 2.0
+            open_numbers = {v for _, v in lay.ends}
+            value += 0.8 * sum(1 for t in rest if any(t.has(v) for v in open_numbers))
+            value += 0.3 * len({h for t in rest for h in (t.low, t.high)})
+            if void_all and all(void_all >> v & 1 for v in open_numbers):
+                value += 4.0  # every opponent is proven out of the open numbers
+            out[action] = value
+        return out
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _pick_best(self.values(view, rng), rng)
+
+
+class SearchBot(Bot):
+    """Determinized search over sampled worlds (``hard`` and ``expert``)."""
+
+    def __init__(self, name: str, worlds: int, budget: int, eps: float) -> None:
+        self.name = name
+        self.worlds = worlds
+        self.budget = budget
+        self.eps = eps
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        return search_values(
+            view, rng, worlds=self.worlds, budget=self.budget, eps=self.eps,
+            world_source=self._worlds(view),
+        )
+
+    def _worlds(self, view: View) -> Callable[[random.Random], State] | None:
+        return None
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _pick_best(self.values(view, rng), rng)
+
+
+class CheatBot(SearchBot):
+    """Knows the other hands (never the stock order): the ceiling a search could reach.
+
+    For measurement only: the host shows it the state through :meth:`peek`; it is never
+    offered to players.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("cheat", worlds=24, budget=1200, eps=0.1)
+        self._state: State | None = None
+
+    def peek(self, state: State) -> None:
+        self._state = state
+
+    def _worlds(self, view: View) -> Callable[[random.Random], State] | None:
+        state = self._state
+        if state is None:
+            return None
+
+        def world(rng: random.Random) -> State:
+            assert state is not None
+            st = state.copy()
+            rest = st.stock[st.stock_pos :]
+            rng.shuffle(rest)
+            st.stock = st.stock[: st.stock_pos] + rest
+            return st
+
+        return world
+
+
 register_bot("random", RandomBot)
 register_bot("easy", EasyBot)
+register_bot("medium", MediumBot)
+register_bot("hard", lambda: SearchBot("hard", worlds=40, budget=3000, eps=0.1))
+register_bot("expert", lambda: SearchBot("expert", worlds=80, budget=12000, eps=0.1))
+register_bot("cheat", CheatBot, offered=False)
 
