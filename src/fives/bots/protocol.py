@@ -137,6 +137,7 @@ class ProcessBot(Bot):
         self.starts = 0
         self.faults: dict[str, int] = {}
         self._dead_for_good = False
+        self._start_error: str | None = None
 
     # process management ------------------------------------------------------------------------
 
@@ -148,6 +149,8 @@ class ProcessBot(Bot):
         if self.alive():
             return
         self._stop()
+        if self._start_error is not None:
+            raise BotFault("start", self._start_error)
         if self._dead_for_good or self.starts > self.max_restarts:
             self._dead_for_good = True
             raise BotFault("exit", f"the program has stopped {self.starts} times; not restarted")
@@ -166,7 +169,8 @@ class ProcessBot(Bot):
             )
         except OSError as exc:
             self._dead_for_good = True
-            raise BotFault("start", f"cannot start {self.command!r}: {exc}") from None
+            self._start_error = f"cannot start {self.command!r}: {exc}"
+            raise BotFault("start", self._start_error) from None
         lines: queue.Queue[str | None] = queue.Queue()
         self._lines = lines
         stdout = self.proc.stdout
