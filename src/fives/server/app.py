@@ -1,0 +1,336 @@
+"""The Starlette app: pages, the JSON API, the catalogue and the table WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from fives.core.games import GAMES, Config
+from fives.core.layout import Layout
+from fives.core.record import Record, RecordError
+from fives.i18n import LANGUAGES, catalogue
+from fives.server.bots import bot_levels
+from fives.server.manager import TableManager
+from fives.server.messages import ClientError, parse_message
+from fives.server.replay import replay_frames
+from fives.server.settings import Settings
+from fives.server.table import Conn
+from fives.store.sqlite import open_store
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("fives.server")
+
+WEB = Path(str(resources.files("fives") / "web"))
+
+
+def _lang(request: Request) -> str:
+    lang = request.query_params.get("lang")
+    if lang in LANGUAGES:
+        return lang
+    header = request.headers.get("accept-language", "")
+    for part in header.split(","):
+        code = part.split(";")[0].strip().split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def _error(request: Request, err: ClientError, status: int = 400) -> JSONResponse:
+    return JSONResponse(
+        {"error": err.code, "message": err.text(_lang(request))}, status_code=status
+    )
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > 8192:
+        raise ClientError("too_big", {"max": 8192})
+    try:
+        return json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise ClientError("bad_json") from None
+
+
+def _page(name: str) -> Any:
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
+
+    return endpoint
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings()
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = open_store(settings.db)
+        manager = TableManager(store, settings)
+        state["manager"] = manager
+        app.state.manager = manager
+        await manager.startup()
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            store.close()
+
+    def manager() -> TableManager:
+        return state["manager"]  # type: ignore[no-any-return]
+
+    # -- API ---------------------------------------------------------------------------------
+
+    async def api_i18n(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            return _error(request, ClientError("bad_lang"), 404)
+        return JSONResponse(
+            {"lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)},
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    async def api_meta(request: Request) -> Response:
+        games = {
+            name: {
+                "players": [2, 3, 4],
+                "targets": {str(k): v for k, v in g.targets.items()},
+                "teams_for_four": g.teams_for_four,
+                "teams_allowed": g.teams_allowed,
+                "spinner": g.spinner,
+                "drawing": g.drawing,
+                "scoring": g.play_scoring,
+            }
+            for name, g in GAMES.items()
+        }
+        return JSONResponse(
+            {
+                "games": games,
+                "bots": bot_levels(),
+                "turn_time": settings.turn_time,
+                "languages": LANGUAGES,
+            }
+        )
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse({"tables": manager().lobby()})
+        try:
+            spec = await _json_body(request)
+            table, seat, token = manager().create(spec)
+        except ClientError as err:
+            return _error(request, err)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
+
+    async def api_play_now(request: Request) -> Response:
+        try:
+            body = await _json_body(request)
+            if not isinstance(body, dict):
+                raise ClientError("bad_request")
+            level = body.get("level", "easy")
+            players = body.get("players", 2)
+            if isinstance(players, bool) or players not in (2, 3, 4):
+                raise ClientError("bad_players")
+            spec = {
+                "game": body.get("game", "all-fives"),
+                "players": players,
+                "name": body.get("name") or "",
+                "turn_time": body.get("turn_time", settings.turn_time),
+                "seats": [{"kind": "human"}]
+                + [{"kind": "bot", "level": level}] * (players - 1),
+                "seed": body.get("seed"),
+            }
+            table, seat, token = manager().create(spec)
+        except ClientError as err:
+            return _error(request, err)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
+
+    async def api_matches(request: Request) -> Response:
+        try:
+            offset = max(0, int(request.query_params.get("offset", "0")))
+        except ValueError:
+            offset = 0
+        out = []
+        for stored in manager().store.finished(limit=50, offset=offset):
+            meta = stored.meta
+            record = stored.record or {}
+            out.append(
+                {
+                    "id": stored.id,
+                    "game": meta.get("game"),
+                    "players": meta.get("players"),
+                    "teams": meta.get("teams"),
+                    "seats": record.get("seats"),
+                    "finished": stored.finished,
+                    "rounds": len(record.get("rounds", [])),
+                }
+            )
+        return JSONResponse({"matches": out})
+
+    def _finished_record(request: Request) -> dict[str, Any]:
+        table_id = request.path_params["table_id"]
+        stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
+        if stored is None:
+            raise ClientError("not_found")
+        if stored.status != "over" or stored.record is None:
+            raise ClientError("not_finished")
+        return stored.record
+
+    async def api_record(request: Request) -> Response:
+        try:
+            record = _finished_record(request)
+        except ClientError as err:
+            return _error(request, err, 404)
+        name = f"fives-{record.get('game', 'match')}-{request.path_params['table_id']}.json"
+        return Response(
+            json.dumps(record, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def api_replay(request: Request) -> Response:
+        try:
+            data = _finished_record(request)
+            record = Record.from_data(data)
+            frames = replay_frames(record)
+        except ClientError as err:
+            return _error(request, err, 404)
+        except RecordError:
+            return _error(request, ClientError("server"), 500)
+        frames["id"] = request.path_params["table_id"]
+        return JSONResponse(frames)
+
+    async def api_example(request: Request) -> Response:
+        """The layout after some plays (the rules pages' worked examples)."""
+        game = request.query_params.get("game", "all-fives")
+        actions = request.query_params.get("actions", "")
+        if game not in GAMES or len(actions) > 300:
+            return _error(request, ClientError("bad_request"))
+        cfg = Config.make(game, 2)
+        lay = Layout(cfg.game.spinner)
+        points = 0
+        try:
+            for text in [a for a in actions.split(",") if a.strip()][:28]:
+                total = lay.place_text(text.strip())
+                points = cfg.game.play_points[total]
+        except ValueError:
+            return _error(request, ClientError("illegal"))
+        return JSONResponse({"layout": lay.explain(), "points": points})
+
+    # -- WebSocket ---------------------------------------------------------------------------
+
+    async def ws_table(ws: WebSocket) -> None:
+        await ws.accept()
+        table_id = ws.path_params["table_id"]
+        conn = Conn(ws.send_text, settings.rate, settings.burst)
+        lang = ws.query_params.get("lang")
+        if lang in LANGUAGES:
+            conn.lang = lang
+        table = manager().get(table_id)
+        pump = None
+        try:
+            if table is None:
+                err = ClientError("not_found")
+                await ws.send_text(json.dumps({"type": "error", "code": err.code,
+                                               "message": err.text(conn.lang), "n": None},
+                                              ensure_ascii=False))
+                await ws.close(code=4404)
+                return
+            pump = asyncio.get_running_loop().create_task(conn.pump())
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                if not conn.bucket.take():
+                    if conn.bucket.strikes == 1:
+                        conn.error(ClientError("rate_limited"), table.n)
+                    if conn.bucket.strikes > 200:
+                        break
+                    continue
+                try:
+                    msg = parse_message(raw, settings.max_message)
+                    if not conn.greeted:
+                        if msg["type"] != "hello":
+                            raise ClientError("hello_first")
+                        if "lang" in msg:
+                            conn.lang = msg["lang"]
+                        table.attach(conn, msg.get("token"))
+                        continue
+                    await table.handle(conn, msg)
+                except ClientError as err:
+                    conn.error(err, table.n)
+                if conn.closed:
+                    break
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s: connection failed", table_id)
+        finally:
+            if table is not None and conn.greeted:
+                table.detach(conn)
+            conn.closed = True
+            if pump is not None:
+                pump.cancel()
+                with contextlib.suppress(BaseException):
+                    await pump
+            if ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"ok": True, "tables": len(manager().tables)})
+
+    # -- errors ------------------------------------------------------------------------------
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        code = "not_found" if status == 404 else "server"
+        if request.url.path.startswith("/api/"):
+            return _error(request, ClientError(code), status)
+        return FileResponse(WEB / "error.html", status_code=status)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.error("request %s failed: %r", request.url.path, exc)
+        return await http_error(request, exc)
+
+    routes = [
+        Route("/", _page("index.html")),
+        Route("/t/{table_id}", _page("table.html")),
+        Route("/replay/{table_id}", _page("replay.html")),
+        Route("/history", _page("history.html")),
+        Route("/rules", _page("rules.html")),
+        Route("/rules/{game}", _page("rules.html")),
+        Route("/healthz", healthz),
+        Route("/api/i18n/{lang}", api_i18n),
+        Route("/api/meta", api_meta),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/play-now", api_play_now, methods=["POST"]),
+        Route("/api/matches", api_matches),
+        Route("/api/matches/{table_id}/record", api_record),
+        Route("/api/matches/{table_id}/replay", api_replay),
+        Route("/api/example", api_example),
+        WebSocketRoute("/ws/{table_id}", ws_table),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+    )

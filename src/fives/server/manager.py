@@ -1,0 +1,204 @@
+"""All tables of the server: creation from the lobby, restore after a restart, lookup."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from typing import Any
+
+from fives.core.games import GAMES, Config, RulesError
+from fives.core.record import RecordError
+from fives.server.bots import BotRunner, bot_levels
+from fives.server.messages import ClientError, clean_name
+from fives.server.settings import Settings
+from fives.server.table import Table, hash_token
+from fives.store.base import Store
+
+__all__ = ["TableManager", "TableSpec"]
+
+log = logging.getLogger("fives.server")
+
+TableSpec = dict[str, Any]
+
+
+class TableManager:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.tables: dict[str, Table] = {}
+        self.bots = BotRunner(settings.bot_workers, settings.bot_timeout)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Bring back every unfinished table exactly where it was."""
+        for stored in self.store.unfinished():
+            try:
+                table = Table.restore(self, stored)
+            except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
+                log.error("table %s cannot be restored: %s", stored.id, exc)
+                continue
+            self.tables[table.id] = table
+            table.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def shutdown(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for table in list(self.tables.values()):
+            await table.close()
+        self.bots.close()
+
+    async def _sweep(self) -> None:
+        """Forget finished tables nobody watches (they stay in the store)."""
+        while True:
+            await asyncio.sleep(30)
+            now = time.time()
+            for table_id, table in list(self.tables.items()):
+                if (
+                    table.status == "over"
+                    and not table.connected
+                    and now - max(table.finished_at or 0, table.last_seen)
+                    > self.settings.finished_ttl
+                ):
+                    await table.close()
+                    self.tables.pop(table_id, None)
+
+    # -- lookup ------------------------------------------------------------------------------
+
+    def get(self, table_id: str) -> Table | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not isinstance(table_id, str) or not 4 <= len(table_id) <= 32:
+            return None
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        try:
+            table = Table.restore(self, stored)
+        except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            return None
+        self.tables[table_id] = table
+        table.start()
+        return table
+
+    def lobby(self) -> list[dict[str, Any]]:
+        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        open_tables.sort(key=lambda t: (t.status != "waiting", -t.created))
+        return [t.lobby_entry() for t in open_tables[:60]]
+
+    # -- creation ----------------------------------------------------------------------------
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+            if table_id not in self.tables and self.store.load(table_id) is None:
+                return table_id
+
+    def create(self, spec: TableSpec) -> tuple[Table, int | None, str | None]:
+        """A new table from the lobby's form; the creator takes the first human seat.
+
+        Returns the table, the creator's seat and its secret token.
+        """
+        meta, creator = self._meta_of(spec)
+        token = None
+        seat = None
+        if creator is not None:
+            token = secrets.token_urlsafe(24)
+            seat = creator
+            meta["seats"][seat]["token"] = hash_token(token)
+            meta["host"] = seat
+        table = Table.new(self, self._new_id(), meta)
+        self.tables[table.id] = table
+        table.start()
+        return table, seat, token
+
+    def _meta_of(self, spec: TableSpec) -> tuple[dict[str, Any], int | None]:
+        if not isinstance(spec, dict):
+            raise ClientError("bad_request")
+        game = spec.get("game", "all-fives")
+        if game not in GAMES:
+            raise ClientError("bad_game")
+        players = spec.get("players", 2)
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise ClientError("bad_players")
+        teams = spec.get("teams")
+        if teams is not None and not isinstance(teams, bool):
+            raise ClientError("bad_teams")
+        target = spec.get("target")
+        if target in ("", 0):
+            target = None
+        if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+            raise ClientError("bad_target")
+        try:
+            cfg = Config.make(game, players, teams=teams, target=target)
+        except RulesError:
+            if teams and players != 4:
+                raise ClientError("bad_teams") from None
+            raise ClientError("bad_target") from None
+        turn_time = spec.get("turn_time", self.settings.turn_time)
+        if isinstance(turn_time, bool) or not isinstance(turn_time, (int, float)):
+            raise ClientError("bad_turn_time")
+        if turn_time and not self.settings.min_turn_time <= turn_time <= 600:
+            raise ClientError("bad_turn_time")
+        levels = bot_levels()
+        raw_seats = spec.get("seats")
+        if raw_seats is None:
+            raw_seats = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1)
+        if not isinstance(raw_seats, list) or len(raw_seats) != players:
+            raise ClientError("bad_seats")
+        seats = []
+        for raw in raw_seats:
+            if not isinstance(raw, dict) or raw.get("kind") not in ("human", "bot"):
+                raise ClientError("bad_seats")
+            if raw["kind"] == "bot":
+                level = raw.get("level", "easy")
+                if level not in levels:
+                    raise ClientError("bad_level")
+                seats.append({"kind": "bot", "level": level, "name": None, "token": None})
+            else:
+                seats.append({"kind": "human", "level": None, "name": None, "token": None})
+        creator = None
+        if spec.get("watch") is not True:
+            creator = next((i for i, s in enumerate(seats) if s["kind"] == "human"), None)
+            if creator is None:
+                raise ClientError("bad_seats")
+            seats[creator]["name"] = clean_name(str(spec.get("name") or "")[:200])
+        seed = spec.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ClientError("bad_request")
+        meta = {
+            "game": cfg.game.name,
+            "players": cfg.players,
+            "teams": cfg.teams,
+            "target": cfg.target,
+            "rules": {},
+            "turn_time": float(turn_time or 0),
+            "seed": seed if seed is not None else secrets.randbits(48),
+            "seats": seats,
+            "host": None,
+        }
+        return meta, creator
+
+    def create_rematch(self, old: Table) -> str:
+        """A new match at the same table: same game, seats, players and their tokens."""
+        meta = {
+            k: v
+            for k, v in old.meta.items()
+            if k not in ("seed", "rematch", "rematch_of", "seats")
+        }
+        meta["seats"] = [s.to_meta() for s in old.seats]
+        meta["seed"] = secrets.randbits(48)
+        meta["rematch_of"] = old.id
+        table = Table.new(self, self._new_id(), meta)
+        self.tables[table.id] = table
+        table.start()
+        return table.id

@@ -1,0 +1,91 @@
+"""Client messages: their shapes, and the errors answered to bad ones.
+
+Every message from a browser is one JSON object with a ``type``; anything else is answered by an
+``error`` message (a code and its text in the connection's language) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from fives.i18n import LANGUAGES, t
+
+__all__ = ["ClientError", "SHAPES", "error_message", "parse_message"]
+
+
+@dataclass
+class ClientError(Exception):
+    """A bad message or request: ``code`` names the catalogue text ``web.error.<code>``."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str) -> str:
+        return t(f"web.error.{self.code}", lang, **self.params)
+
+
+#: type -> {field: (python type, required, max length for strings)}
+SHAPES: dict[str, dict[str, tuple[type, bool, int]]] = {
+    "hello": {"token": (str, False, 100), "lang": (str, False, 8)},
+    "join": {"seat": (int, True, 0), "name": (str, True, 200)},
+    "start": {},
+    "act": {"action": (str, True, 12), "n": (int, True, 0)},
+    "ready": {},
+    "back": {},
+    "rematch": {},
+    "lang": {"lang": (str, True, 8)},
+    "ping": {},
+}
+
+
+def parse_message(text: str | bytes, max_size: int) -> dict[str, Any]:
+    """Check one raw client message; return it as a dict or raise :class:`ClientError`."""
+    if isinstance(text, bytes):
+        raise ClientError("not_text")
+    if len(text) > max_size:
+        raise ClientError("too_big", {"max": max_size})
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ClientError("bad_json") from None
+    if not isinstance(msg, dict):
+        raise ClientError("bad_message")
+    kind = msg.get("type")
+    if not isinstance(kind, str) or kind not in SHAPES:
+        raise ClientError("unknown_type")
+    shape = SHAPES[kind]
+    for key in msg:
+        if key != "type" and key not in shape:
+            raise ClientError("bad_field", {"field": str(key)[:20]})
+    for key, (kind_type, required, max_len) in shape.items():
+        if key not in msg:
+            if required:
+                raise ClientError("missing_field", {"field": key})
+            continue
+        value = msg[key]
+        if kind_type is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ClientError("bad_field", {"field": key})
+        if kind_type is str and not isinstance(value, str):
+            raise ClientError("bad_field", {"field": key})
+        if kind_type is int and not -(2**31) <= value < 2**31:
+            raise ClientError("bad_field", {"field": key})
+        if kind_type is str and len(value) > max_len:
+            raise ClientError("bad_field", {"field": key})
+    if "lang" in msg and msg["lang"] not in LANGUAGES:
+        raise ClientError("bad_lang")
+    return msg
+
+
+def error_message(err: ClientError, lang: str, n: int | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": err.code, "message": err.text(lang), "n": n}
+
+
+def clean_name(raw: str) -> str:
+    """A display name: printable, trimmed, 1 to 24 characters."""
+    name = "".join(ch for ch in raw if ch.isprintable()).strip()
+    name = " ".join(name.split())
+    if not name or len(name) > 24:
+        raise ClientError("bad_name")
+    return name

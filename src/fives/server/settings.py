@@ -1,0 +1,33 @@
+"""Server settings: the defaults of ``fives serve`` (tests and the benchmark change them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Settings"]
+
+
+@dataclass
+class Settings:
+    db: str = "fives.sqlite3"
+    #: the turn clock offered by default when a table is created (seconds; 0 = off)
+    turn_time: float = 15.0
+    #: the shortest turn clock a table may ask for (tests lower it)
+    min_turn_time: float = 3.0
+    #: a bot's "natural" thinking time, on average (seconds; 0 = instant)
+    bot_delay: float = 1.0
+    #: the pause before a forced draw or pass is made for a player (so it can be seen)
+    forced_delay: float = 0.6
+    #: with a clock running, the longest wait for players to continue after a round
+    round_pause: float = 30.0
+    #: per-connection rate limit: messages per second, and the burst allowed
+    rate: float = 8.0
+    burst: int = 25
+    #: the largest client message accepted (bytes)
+    max_message: int = 2048
+    #: a bot that thinks longer than this is replaced by the easy bot for that decision
+    bot_timeout: float = 20.0
+    #: how long a finished table stays in memory without anyone connected (seconds)
+    finished_ttl: float = 600.0
+    #: bot levels that think in a separate process (heavier ones); 0 workers: all inline
+    bot_workers: int = 1

@@ -1,0 +1,731 @@
+"""One authoritative table per match.
+
+The table runs the engine one action at a time (an asyncio lock), counts every change (``n``:
+each deal and each action adds one, so a message about an older position is refused as stale),
+stores each deal and each accepted action before anyone hears of it, and sends each seat its own
+view (``view_of(state, seat).to_json()``) and spectators the public view, never more.
+
+A single driver task per table makes everything that is not a person's choice happen: deals,
+bots' moves after a natural delay, forced draws and passes, the turn clock (on timeout the easy
+bot plays for the absent player; three timeouts in a row and a bot keeps the seat until the
+player returns), and the pause between rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fives.core.games import Config
+from fives.core.record import Record, RecordRound, record_of, replay_state
+from fives.core.state import State
+from fives.core.tiles import ACTIONS, DRAW, PASS, Action, NotationError, Tile
+from fives.core.view import public_view, view_of
+from fives.server.illegal import illegal_reason
+from fives.server.messages import ClientError, clean_name, error_message
+from fives.server.ratelimit import TokenBucket
+from fives.server.summary import event_of, result_of, round_summary
+from fives.store.base import StoredAction, StoredTable, StoreError
+
+if TYPE_CHECKING:
+    from fives.server.manager import TableManager
+
+__all__ = ["Conn", "Seat", "Table", "bot_rng", "deal_rng", "hash_token"]
+
+log = logging.getLogger("fives.server")
+
+_DRAW = int(DRAW)
+_PASS = int(PASS)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def deal_rng(seed: int, round_no: int) -> random.Random:
+    """The random source of a table's deal for one round (reproducible from the seed)."""
+    return random.Random(f"{seed}:deal:{round_no}")
+
+
+def bot_rng(seed: int, n: int) -> random.Random:
+    """The random source of the bot that decides at counter ``n``."""
+    return random.Random(f"{seed}:bot:{n}")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """One WebSocket connection: its seat (None: spectator), language, outbox and rate limit."""
+
+    def __init__(self, send: Any, rate: float, burst: int, queue_size: int = 1000) -> None:
+        self._send = send  # async callable(str)
+        self.seat: int | None = None
+        self.lang = "en"
+        self.greeted = False
+        self.table: Table | None = None
+        self.bucket = TokenBucket(rate, burst)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self.closed = False
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:  # a reader that never reads: let it go
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+    def send(self, obj: dict[str, Any]) -> None:
+        self.send_text(_dumps(obj))
+
+    def error(self, err: ClientError, n: int | None = None) -> None:
+        self.send(error_message(err, self.lang, n))
+
+    async def pump(self) -> None:
+        """Write the outbox to the socket, in order, until closed."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                return
+            await self._send(text)
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or "bot"
+    level: str | None = None  # the bot's level
+    name: str | None = None  # a person's display name
+    token_hash: str | None = None
+    conns: set[Conn] = field(default_factory=set)
+    timeouts: int = 0  # timeouts in a row
+    away: bool = False  # a bot plays for the absent player
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def to_meta(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "name": self.name, "token": self.token_hash}
+
+    def record_name(self) -> str:
+        if self.kind == "bot":
+            return self.level or "easy"
+        return self.name or "player"
+
+
+class Table:
+    """A match: its engine state, seats, connections, clock and driver."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        table_id: str,
+        meta: dict[str, Any],
+        state: State,
+        created: float,
+    ) -> None:
+        self.manager = manager
+        self.settings = manager.settings
+        self.store = manager.store
+        self.id = table_id
+        self.meta = meta
+        self.state = state
+        self.config: Config = state.config
+        self.created = created
+        self.seed: int = int(meta["seed"])
+        self.turn_time: float = float(meta.get("turn_time") or 0)
+        self.seats = [
+            Seat(s["kind"], s.get("level"), s.get("name"), s.get("token")) for s in meta["seats"]
+        ]
+        self.host: int | None = meta.get("host")
+        self.n = 0
+        self.status = "waiting"
+        self.lock = asyncio.Lock()
+        self.spectators: set[Conn] = set()
+        self.ready: set[int] = set()
+        self.round_ended_at: float | None = None
+        self.deadline: float | None = None  # monotonic time the turn clock runs out
+        self.deadline_n = -1
+        self.last_event: dict[str, Any] | None = None
+        self.summary: dict[str, Any] | None = None
+        self.finished_at: float | None = None
+        self.last_seen = time.time()
+        self._wake = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # -- creation and restore ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, manager: TableManager, table_id: str, meta: dict[str, Any]) -> Table:
+        cfg = Config.make(
+            meta["game"], meta["players"], teams=meta.get("teams"), target=meta.get("target"),
+            rules=meta.get("rules") or None,
+        )
+        meta["teams"] = cfg.teams
+        meta["target"] = cfg.target
+        table = cls(manager, table_id, meta, State(cfg), time.time())
+        manager.store.create_table(table_id, meta, table.created)
+        if all(seat.claimed for seat in table.seats):
+            table.status = "playing"
+        return table
+
+    @classmethod
+    def restore(cls, manager: TableManager, stored: StoredTable) -> Table:
+        """Rebuild a table from the store: replay its deals and actions through the engine."""
+        meta = stored.meta
+        cfg = Config.make(
+            meta["game"], meta["players"], teams=meta.get("teams"), target=meta.get("target"),
+            rules=meta.get("rules") or None,
+        )
+        record = Record(
+            cfg,
+            [
+                RecordRound(
+                    r.leader,
+                    [[Tile.parse(x) for x in hand] for hand in r.hands],
+                    [Tile.parse(x) for x in r.stock],
+                    [a.action for a in r.actions],
+                )
+                for r in stored.rounds
+            ],
+        )
+        state = replay_state(record) if stored.rounds else State(cfg)
+        table = cls(manager, stored.id, meta, state, stored.created)
+        table.n = len(stored.rounds) + sum(len(r.actions) for r in stored.rounds)
+        for r in stored.rounds:
+            for a in r.actions:
+                seat = table.seats[a.seat]
+                if a.how == "player":
+                    seat.timeouts = 0
+                    seat.away = False
+                elif a.how == "timeout":
+                    seat.timeouts += 1
+                    if seat.timeouts >= 3:
+                        seat.away = True
+        if stored.status == "over" or state.over:
+            table.status = "over"
+            table.finished_at = stored.finished or time.time()
+        elif all(seat.claimed for seat in table.seats):
+            table.status = "playing"
+        if state.round_end is not None:
+            table.summary = round_summary(state)
+            table.round_ended_at = time.monotonic()
+        return table
+
+    def start(self) -> None:
+        """Start the driver (after creation or restore)."""
+        if self._driver is None and self.status != "over":
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def close(self) -> None:
+        self.closed = True
+        self._wake.set()
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._driver
+
+    # -- public information ------------------------------------------------------------------
+
+    @property
+    def connected(self) -> int:
+        return len(self.spectators) + sum(len(s.conns) for s in self.seats)
+
+    def clock(self) -> dict[str, Any] | None:
+        if self.deadline is None or self.deadline_n != self.n or self.state.turn < 0:
+            return None
+        remaining = max(0.0, self.deadline - time.monotonic())
+        return {"seat": self.state.turn, "remaining": int(remaining * 1000),
+                "total": int(self.turn_time * 1000)}
+
+    def info(self) -> dict[str, Any]:
+        cfg = self.config
+        game = cfg.game
+        return {
+            "id": self.id,
+            "game": game.name,
+            "players": cfg.players,
+            "teams": cfg.teams,
+            "target": cfg.target,
+            "scoring": game.play_scoring,
+            "spinner": game.spinner,
+            "drawing": game.drawing,
+            "turn_time": self.turn_time,
+            "status": self.status,
+            "host": self.host,
+            "seats": [
+                {
+                    "kind": s.kind,
+                    "level": s.level,
+                    "name": s.name,
+                    "claimed": s.claimed,
+                    "connected": bool(s.conns),
+                    "away": s.away,
+                    "timeouts": s.timeouts,
+                    "side": cfg.side_of(i),
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "clock": self.clock(),
+            "ready": sorted(self.ready),
+            "waiting_for": self._waiting_for() if self.summary and not self.state.over else [],
+            "rematch": self.meta.get("rematch"),
+            "rematch_of": self.meta.get("rematch_of"),
+            "spectators": len(self.spectators),
+        }
+
+    def lobby_entry(self) -> dict[str, Any]:
+        info = self.info()
+        return {
+            "id": self.id,
+            "game": info["game"],
+            "players": info["players"],
+            "teams": info["teams"],
+            "target": info["target"],
+            "turn_time": info["turn_time"],
+            "status": self.status,
+            "seats": [
+                {"kind": s["kind"], "level": s["level"], "name": s["name"], "claimed": s["claimed"]}
+                for s in info["seats"]
+            ],
+            "free": [i for i, s in enumerate(self.seats) if not s.claimed],
+            "scores": self.state.scores_out() if self.status != "waiting" else None,
+            "created": self.created,
+        }
+
+    def _message(self, seat: int | None, event: dict[str, Any] | None, ts: float) -> str:
+        state = self.state
+        view = None
+        if state.leader >= 0:
+            view = (view_of(state, seat) if seat is not None else public_view(state)).to_json()
+        if event is not None and "drawn" in event:
+            event = dict(event)
+            drawn = event.pop("drawn")
+            if seat is not None and seat == event["seat"] and drawn is not None:
+                event["tile"] = str(Tile.from_id(drawn))
+        return _dumps({
+            "type": "state",
+            "table": self.id,
+            "n": self.n,
+            "t": ts,
+            "you": seat,
+            "info": self.info(),
+            "view": view,
+            "event": event,
+            "summary": self.summary,
+            "result": result_of(state),
+        })
+
+    def broadcast(self, event: dict[str, Any] | None = None, ts: float | None = None) -> None:
+        ts = time.time() if ts is None else ts
+        cache: dict[int | None, str] = {}
+        for i, seat in enumerate(self.seats):
+            if seat.conns:
+                text = cache[i] = self._message(i, event, ts)
+                for conn in seat.conns:
+                    conn.send_text(text)
+        if self.spectators:
+            text = cache.get(None) or self._message(None, event, ts)
+            for conn in self.spectators:
+                conn.send_text(text)
+
+    def send_state(self, conn: Conn) -> None:
+        conn.send_text(self._message(conn.seat, None, time.time()))
+
+    # -- connections -------------------------------------------------------------------------
+
+    def attach(self, conn: Conn, token: str | None) -> None:
+        """A ``hello``: take the seat the token opens, or watch."""
+        conn.table = self
+        conn.greeted = True
+        self.last_seen = time.time()
+        if token:
+            digest = hash_token(token)
+            for i, seat in enumerate(self.seats):
+                if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                    conn.seat = i
+                    seat.conns.add(conn)
+                    if seat.away or seat.timeouts:
+                        seat.away = False
+                        seat.timeouts = 0
+                    conn.send({"type": "welcome", "table": self.id, "seat": i})
+                    self.broadcast()
+                    self._wake.set()
+                    return
+            self.spectators.add(conn)
+            conn.send({"type": "welcome", "table": self.id, "seat": None})
+            conn.error(ClientError("bad_token"), self.n)
+            self.broadcast()
+            return
+        self.spectators.add(conn)
+        conn.send({"type": "welcome", "table": self.id, "seat": None})
+        self.broadcast()
+
+    def detach(self, conn: Conn) -> None:
+        self.last_seen = time.time()
+        if conn.seat is not None:
+            self.seats[conn.seat].conns.discard(conn)
+        self.spectators.discard(conn)
+        if not self.closed:
+            self.broadcast()
+            self._wake.set()
+
+    # -- messages ----------------------------------------------------------------------------
+
+    async def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "lang":
+            conn.lang = msg["lang"]
+            return
+        if kind == "ping":
+            conn.send({"type": "pong", "n": self.n})
+            return
+        async with self.lock:
+            if kind == "join":
+                self._join(conn, msg["seat"], msg["name"])
+            elif kind == "start":
+                self._start_with_bots(conn)
+            elif kind == "act":
+                await self._player_act(conn, msg["action"], msg["n"])
+            elif kind == "ready":
+                self._ready(conn)
+            elif kind == "back":
+                self._back(conn)
+            elif kind == "rematch":
+                await self._rematch(conn)
+            elif kind == "hello":
+                raise ClientError("already_greeted")
+
+    def _save_meta(self) -> None:
+        self.meta["seats"] = [s.to_meta() for s in self.seats]
+        self.meta["host"] = self.host
+        self.store.update_meta(self.id, self.meta)
+
+    def _join(self, conn: Conn, seat_no: int, raw_name: str) -> None:
+        if conn.seat is not None:
+            raise ClientError("already_seated")
+        if self.status != "waiting":
+            raise ClientError("no_free_seat")
+        name = clean_name(raw_name)
+        if not 0 <= seat_no < len(self.seats):
+            raise ClientError("bad_seat")
+        seat = self.seats[seat_no]
+        if seat.claimed:
+            raise ClientError("seat_taken")
+        token = secrets.token_urlsafe(24)
+        seat.name = name
+        seat.token_hash = hash_token(token)
+        if self.host is None:
+            self.host = seat_no
+        try:
+            self._save_meta()
+        except StoreError:
+            seat.name = None
+            seat.token_hash = None
+            raise ClientError("server") from None
+        self.spectators.discard(conn)
+        conn.seat = seat_no
+        seat.conns.add(conn)
+        conn.send({"type": "joined", "table": self.id, "seat": seat_no, "token": token})
+        if all(s.claimed for s in self.seats):
+            self.status = "playing"
+        self.broadcast()
+        self._wake.set()
+
+    def _start_with_bots(self, conn: Conn) -> None:
+        if conn.seat is None or conn.seat != self.host:
+            raise ClientError("not_host")
+        if self.status != "waiting":
+            raise ClientError("already_started")
+        for seat in self.seats:
+            if not seat.claimed:
+                seat.kind = "bot"
+                seat.level = "easy"
+        self._save_meta()
+        self.status = "playing"
+        self.broadcast()
+        self._wake.set()
+
+    async def _player_act(self, conn: Conn, text: str, n: int) -> None:
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        if self.status == "waiting":
+            raise ClientError("not_started")
+        state = self.state
+        if state.over:
+            raise ClientError("match_over")
+        if n != self.n:
+            raise ClientError("stale", {"n": n, "now": self.n})
+        if state.turn < 0:
+            raise ClientError("between_rounds")
+        seat = conn.seat
+        if state.turn != seat:
+            raise ClientError("not_your_turn")
+        try:
+            action = Action.parse(text)
+        except NotationError:
+            raise ClientError("illegal_notation") from None
+        if int(action) not in state.legal_codes():
+            code, params = illegal_reason(state, text)
+            raise ClientError(code, params)
+        player = self.seats[seat]
+        player.timeouts = 0
+        player.away = False
+        self._apply(seat, int(action), "player")
+
+    def _ready(self, conn: Conn) -> None:
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        if self.summary is None or self.state.over:
+            return
+        self.ready.add(conn.seat)
+        self.broadcast()
+        self._wake.set()
+
+    def _back(self, conn: Conn) -> None:
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        seat = self.seats[conn.seat]
+        seat.away = False
+        seat.timeouts = 0
+        self.broadcast()
+        self._wake.set()
+
+    async def _rematch(self, conn: Conn) -> None:
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        if not self.state.over:
+            raise ClientError("match_not_over")
+        new_id = self.meta.get("rematch")
+        if not new_id:
+            new_id = self.manager.create_rematch(self)
+            self.meta["rematch"] = new_id
+            try:
+                self.store.update_meta(self.id, self.meta)
+            except StoreError:
+                log.warning("table %s: cannot save the rematch link", self.id)
+            self.broadcast()
+        conn.send({"type": "rematch", "table": new_id})
+
+    # -- applying actions --------------------------------------------------------------------
+
+    def _apply(self, seat: int, code: int, how: str) -> None:
+        """Store, apply and broadcast one legal action (checked by the caller)."""
+        state = self.state
+        ts = time.time()
+        round_no = state.round_index
+        try:
+            self.store.add_action(
+                self.id, round_no, StoredAction(self.n + 1, seat, str(ACTIONS[code]), how, ts)
+            )
+        except StoreError:
+            log.exception("table %s: cannot store an action", self.id)
+            raise ClientError("server") from None
+        entry = state.apply_code(code)
+        self.n += 1
+        event = event_of(state, entry, how, self.n)
+        self.last_event = event
+        if state.round_end is not None:
+            self.summary = round_summary(state)
+            self.round_ended_at = time.monotonic()
+            self.ready.clear()
+        if state.over:
+            self._finish(ts)
+        self.broadcast(event, ts)
+        self._wake.set()
+
+    def _finish(self, ts: float) -> None:
+        self.status = "over"
+        self.finished_at = ts
+        record = record_of(self.state, seats=[s.record_name() for s in self.seats])
+        data = record.to_data()
+        data["table"] = self.id
+        try:
+            self.store.finish(self.id, data, ts)
+        except StoreError:
+            log.exception("table %s: cannot store the finished match", self.id)
+
+    def _deal(self) -> None:
+        state = self.state
+        round_no = state.round_index + (1 if state.leader >= 0 else 0)
+        trial = state.copy()
+        trial.deal_next(deal_rng(self.seed, round_no))
+        info = trial.current_round_info()
+        ts = time.time()
+        self.store.add_round(
+            self.id,
+            round_no,
+            info.leader,
+            [[str(t) for t in hand] for hand in info.hands],
+            [str(t) for t in info.stock],
+            ts,
+        )
+        state.start_round(info.hands, info.stock, info.leader)
+        self.n += 1
+        self.summary = None
+        self.ready.clear()
+        self.round_ended_at = None
+        event = {"n": self.n, "kind": "deal", "round": state.round_index, "leader": info.leader}
+        self.last_event = event
+        self.broadcast(event, ts)
+
+    # -- the driver --------------------------------------------------------------------------
+
+    def _waiting_for(self) -> list[int]:
+        """Human seats whose player is here and has not said they are ready to go on."""
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "human" and s.conns and not s.away and i not in self.ready
+        ]
+
+    def _bot_delay(self) -> float:
+        d = self.settings.bot_delay
+        return d * random.uniform(0.6, 1.4) if d > 0 else 0.0
+
+    def _plan(self) -> tuple[str, float] | None:
+        """What happens next and in how many seconds; None: wait for a person."""
+        state = self.state
+        if self.status != "playing" or state.over:
+            return None
+        if state.needs_deal():
+            if state.leader < 0:
+                return ("deal", 0.0)
+            waiting = self._waiting_for()
+            if not waiting:
+                humans_here = any(s.kind == "human" and s.conns for s in self.seats)
+                return ("deal", 0.0 if humans_here else self._bot_delay())
+            if self.turn_time > 0 and self.round_ended_at is not None:
+                left = self.round_ended_at + self.settings.round_pause - time.monotonic()
+                return ("deal", max(0.0, left))
+            return None
+        seat_no = state.turn
+        if seat_no < 0:
+            return None
+        seat = self.seats[seat_no]
+        if seat.kind == "bot" or seat.away:
+            return ("bot", self._bot_delay())
+        legal = state.legal_codes()
+        if len(legal) == 1 and legal[0] in (_DRAW, _PASS):
+            return ("forced", self.settings.forced_delay)
+        if self.turn_time <= 0:
+            return None
+        if self.deadline_n != self.n or self.deadline is None:
+            self.deadline_n = self.n
+            self.deadline = time.monotonic() + self.turn_time
+            self.broadcast()  # everyone sees the clock start
+        return ("timeout", max(0.0, self.deadline - time.monotonic()))
+
+    async def _drive(self) -> None:
+        while not self.closed:
+            self._wake.clear()
+            try:
+                plan = self._plan()
+            except Exception:  # never let one table's fault stop it silently
+                log.exception("table %s: planning failed", self.id)
+                plan = None
+            if plan is None:
+                await self._wake.wait()
+                continue
+            step, delay = plan
+            planned_n = self.n
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), delay)
+                    continue  # something changed: plan again
+                except TimeoutError:
+                    pass
+            try:
+                await self._step(step, planned_n)
+            except ClientError:
+                pass
+            except StoreError:
+                log.exception("table %s: store failed; retrying shortly", self.id)
+                await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("table %s: step %s failed", self.id, step)
+                await asyncio.sleep(1.0)
+            await asyncio.sleep(0)
+
+    async def _step(self, step: str, planned_n: int) -> None:
+        state = self.state
+        if step == "deal":
+            async with self.lock:
+                if self.n == planned_n and state.needs_deal() and self.status == "playing":
+                    self._deal()
+            return
+        seat_no = state.turn
+        if step == "forced":
+            async with self.lock:
+                if self.n == planned_n and state.turn == seat_no:
+                    legal = state.legal_codes()
+                    if len(legal) == 1:
+                        self._apply(seat_no, legal[0], "forced")
+            return
+        if step == "timeout":
+            async with self.lock:
+                if self.n != planned_n or state.turn != seat_no:
+                    return
+                # draw as needed, then the easy bot's choice
+                legal = state.legal_codes()
+                while legal == [_DRAW]:
+                    self._apply(seat_no, _DRAW, "forced")
+                    legal = state.legal_codes()
+                code = await self._choose("easy", seat_no)
+                if state.turn == seat_no:
+                    seat = self.seats[seat_no]
+                    seat.timeouts += 1
+                    if seat.timeouts >= 3:
+                        seat.away = True
+                    self._apply(seat_no, code, "timeout")
+            return
+        if step == "bot":
+            seat = self.seats[seat_no]
+            level = (seat.level or "easy") if seat.kind == "bot" else "easy"
+            how = "bot" if seat.kind == "bot" else "away"
+            code = await self._choose(level, seat_no)
+            async with self.lock:
+                if self.n == planned_n and state.turn == seat_no and code in state.legal_codes():
+                    self._apply(seat_no, code, how)
+
+    async def _choose(self, level: str, seat_no: int) -> int:
+        state = self.state
+        legal = state.legal_codes()
+        if len(legal) == 1:
+            return legal[0]
+        view = view_of(state, seat_no)
+        seed = bot_rng(self.seed, self.n).getrandbits(64)
+        action = await self.manager.bots.choose(level, view, seed)
+        code = int(action)
+        if code not in legal:
+            log.warning("table %s: bot %s answered an illegal %s", self.id, level, action)
+            return legal[0]
+        return code
+
+    # -- for the replay of a finished table --------------------------------------------------
+
+    def record_data(self) -> dict[str, Any]:
+        data = record_of(self.state, seats=[s.record_name() for s in self.seats]).to_data()
+        data["table"] = self.id
+        return data
+
+
+def config_of(meta: dict[str, Any]) -> Config:
+    return Config.make(
+        meta["game"], meta["players"], teams=meta.get("teams"), target=meta.get("target"),
+        rules=meta.get("rules") or None,
+    )

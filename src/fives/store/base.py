@@ -1,0 +1,85 @@
+"""The storage interface of the server: a few calls, easy to implement on another database."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Store", "StoreError", "StoredAction", "StoredRound", "StoredTable"]
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or written (disk full, locked, not a database ...)."""
+
+
+@dataclass
+class StoredAction:
+    seq: int  # the table's action counter when it was accepted (unique per table)
+    seat: int
+    action: str  # RECORD.md notation
+    how: str  # player, bot, timeout, forced, away
+    ts: float
+
+
+@dataclass
+class StoredRound:
+    round_no: int
+    leader: int
+    hands: list[list[str]]
+    stock: list[str]
+    ts: float
+    actions: list[StoredAction] = field(default_factory=list)
+
+
+@dataclass
+class StoredTable:
+    id: str
+    created: float
+    status: str  # "open" (waiting or in play) or "over"
+    meta: dict[str, Any]
+    rounds: list[StoredRound] = field(default_factory=list)
+    record: dict[str, Any] | None = None  # the finished match's record (RECORD.md)
+    finished: float | None = None
+
+
+class Store(ABC):
+    """Durable tables: each call returns once what it wrote is safe from a process crash."""
+
+    @abstractmethod
+    def create_table(self, table_id: str, meta: dict[str, Any], ts: float) -> None: ...
+
+    @abstractmethod
+    def update_meta(self, table_id: str, meta: dict[str, Any]) -> None: ...
+
+    @abstractmethod
+    def add_round(
+        self,
+        table_id: str,
+        round_no: int,
+        leader: int,
+        hands: list[list[str]],
+        stock: list[str],
+        ts: float,
+    ) -> None: ...
+
+    @abstractmethod
+    def add_action(
+        self, table_id: str, round_no: int, action: StoredAction
+    ) -> None: ...
+
+    @abstractmethod
+    def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None: ...
+
+    @abstractmethod
+    def load(self, table_id: str) -> StoredTable | None: ...
+
+    @abstractmethod
+    def unfinished(self) -> list[StoredTable]: ...
+
+    @abstractmethod
+    def finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
+        """Finished matches, newest first (meta and record, without rounds)."""
+
+    @abstractmethod
+    def close(self) -> None: ...

@@ -1,0 +1,184 @@
+"""The default store: one SQLite file (standard library ``sqlite3``), WAL journal.
+
+Every write is its own transaction and is committed before the call returns, so an action is
+on disk (in the WAL) before the server broadcasts it; a killed process loses nothing it said.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from fives.store.base import Store, StoredAction, StoredRound, StoredTable, StoreError
+
+__all__ = ["SqliteStore", "open_store"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    status TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    record TEXT,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    table_id TEXT NOT NULL,
+    round_no INTEGER NOT NULL,
+    leader INTEGER NOT NULL,
+    hands TEXT NOT NULL,
+    stock TEXT NOT NULL,
+    ts REAL NOT NULL,
+    PRIMARY KEY (table_id, round_no)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    round_no INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    how TEXT NOT NULL,
+    ts REAL NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tables_status ON tables (status, finished);
+"""
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+        self._lock = threading.Lock()
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        try:
+            with self._lock:
+                self._db.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            with self._lock:
+                return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read {self.path}: {exc}") from None
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, meta: dict[str, Any], ts: float) -> None:
+        self._run(
+            "INSERT INTO tables (id, created, status, meta) VALUES (?, ?, 'open', ?)",
+            (table_id, ts, json.dumps(meta, ensure_ascii=False)),
+        )
+
+    def update_meta(self, table_id: str, meta: dict[str, Any]) -> None:
+        self._run(
+            "UPDATE tables SET meta = ? WHERE id = ?",
+            (json.dumps(meta, ensure_ascii=False), table_id),
+        )
+
+    def add_round(
+        self,
+        table_id: str,
+        round_no: int,
+        leader: int,
+        hands: list[list[str]],
+        stock: list[str],
+        ts: float,
+    ) -> None:
+        self._run(
+            "INSERT INTO rounds (table_id, round_no, leader, hands, stock, ts) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, round_no, leader, json.dumps(hands), json.dumps(stock), ts),
+        )
+
+    def add_action(self, table_id: str, round_no: int, action: StoredAction) -> None:
+        self._run(
+            "INSERT INTO actions (table_id, seq, round_no, seat, action, how, ts) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, action.seq, round_no, action.seat, action.action, action.how, action.ts),
+        )
+
+    def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None:
+        self._run(
+            "UPDATE tables SET status = 'over', record = ?, finished = ? WHERE id = ?",
+            (json.dumps(record, ensure_ascii=False), ts, table_id),
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _table(self, row: tuple[Any, ...], with_rounds: bool) -> StoredTable:
+        table_id, created, status, meta, record, finished = row
+        table = StoredTable(
+            id=table_id,
+            created=created,
+            status=status,
+            meta=json.loads(meta),
+            record=json.loads(record) if record else None,
+            finished=finished,
+        )
+        if with_rounds:
+            rounds: dict[int, StoredRound] = {}
+            for round_no, leader, hands, stock, ts in self._query(
+                "SELECT round_no, leader, hands, stock, ts FROM rounds "
+                "WHERE table_id = ? ORDER BY round_no",
+                (table_id,),
+            ):
+                rounds[round_no] = StoredRound(
+                    round_no, leader, json.loads(hands), json.loads(stock), ts
+                )
+            for seq, round_no, seat, action, how, ts in self._query(
+                "SELECT seq, round_no, seat, action, how, ts FROM actions "
+                "WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            ):
+                if round_no in rounds:
+                    rounds[round_no].actions.append(StoredAction(seq, seat, action, how, ts))
+            table.rounds = [rounds[k] for k in sorted(rounds)]
+        return table
+
+    def load(self, table_id: str) -> StoredTable | None:
+        rows = self._query(
+            "SELECT id, created, status, meta, record, finished FROM tables WHERE id = ?",
+            (table_id,),
+        )
+        return self._table(rows[0], True) if rows else None
+
+    def unfinished(self) -> list[StoredTable]:
+        rows = self._query(
+            "SELECT id, created, status, meta, record, finished FROM tables "
+            "WHERE status = 'open' ORDER BY created"
+        )
+        return [self._table(r, True) for r in rows]
+
+    def finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
+        rows = self._query(
+            "SELECT id, created, status, meta, record, finished FROM tables "
+            "WHERE status = 'over' ORDER BY finished DESC LIMIT ? OFFSET ?",
+            (limit, offset),
+        )
+        return [self._table(r, False) for r in rows]
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+
+def open_store(path: str | Path) -> SqliteStore:
+    """Open (creating if needed) the SQLite store at ``path`` (``:memory:`` for tests)."""
+    return SqliteStore(path)
