@@ -11,7 +11,9 @@ An answer that is not JSON, names no legal action, comes too late, or never come
 program exited raises :class:`BotFault`; the host (:mod:`fives.bots.host`) then forfeits that
 decision (plays the ``random`` bot's choice), logs and reports it, and goes on. A program that
 died, or that was stopped for answering too late, is started again at its next decision (up to
-:attr:`ProcessBot.max_restarts` times; after that its decisions are forfeited).
+:attr:`ProcessBot.max_restarts` times a match; after that its decisions are forfeited). A
+program may play many matches in a row (a tournament keeps it running between matches); a
+``start`` line with ``"round": 0`` begins a new match.
 
 Bot side: :func:`serve` runs one of our bots as such a program (``fives bot NAME``), and
 :func:`view_from_json` rebuilds a :class:`~fives.core.view.View` from the JSON a host sends.
@@ -137,6 +139,7 @@ class ProcessBot(Bot):
         self.starts = 0
         self.faults: dict[str, int] = {}
         self._dead_for_good = False
+        self._starts_before_match = 0
         self._start_error: str | None = None
 
     # process management ------------------------------------------------------------------------
@@ -151,9 +154,10 @@ class ProcessBot(Bot):
         self._stop()
         if self._start_error is not None:
             raise BotFault("start", self._start_error)
-        if self._dead_for_good or self.starts > self.max_restarts:
+        stopped = self.starts - self._starts_before_match
+        if self._dead_for_good or stopped > self.max_restarts:
             self._dead_for_good = True
-            raise BotFault("exit", f"the program has stopped {self.starts} times; not restarted")
+            raise BotFault("exit", f"the program has stopped {stopped} times; not restarted")
         self.starts += 1
         try:
             self.proc = subprocess.Popen(
@@ -235,7 +239,11 @@ class ProcessBot(Bot):
             self._send(message)
 
     def round_start(self, view: View) -> None:
-        if self.proc is None and not self._dead_for_good and self.starts == 0:
+        if view.round == 0:  # a new match: a fresh budget of restarts
+            self._starts_before_match = self.starts
+            if self._start_error is None:
+                self._dead_for_good = False
+        if not self.alive() and not self._dead_for_good:
             try:
                 self.start()
             except BotFault:

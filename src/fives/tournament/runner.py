@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import shutil
 import signal
@@ -101,13 +102,42 @@ class Plan:
         return [(k, r) for k in range(self.deal_sets) for r in range(len(self.seats))]
 
 
-def _make(name: str, plan: Plan, log_file: Any) -> Bot:
-    bot = make_bot(name)
-    if isinstance(bot, ProcessBot):
+class _Programs:
+    """Outside bots kept running between the matches a process plays (as chess engines are), so
+    that starting a program is not counted in its move times; closed when the process ends."""
+
+    def __init__(self) -> None:
+        self.bots: dict[tuple[str, int], ProcessBot] = {}
+        self.log_path: str | None = None
+        self.log_file: Any = None
+
+    def get(self, name: str, seat: int, plan: Plan) -> ProcessBot:
+        if plan.bot_log != self.log_path:
+            self.close()
+            self.log_path = plan.bot_log
+            if plan.bot_log:
+                self.log_file = open(plan.bot_log, "a", encoding="utf-8")  # noqa: SIM115
+        bot = self.bots.get((name, seat))
+        if bot is None:
+            made = make_bot(name)
+            assert isinstance(made, ProcessBot)
+            bot = self.bots[(name, seat)] = made
+            if self.log_file is not None:
+                bot.stderr = self.log_file
         bot.move_time = plan.move_time
-        if log_file is not None:
-            bot.stderr = log_file
-    return bot
+        return bot
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            bot.close()
+        self.bots.clear()
+        if self.log_file is not None:
+            self.log_file.close()
+        self.log_file = None
+        self.log_path = None
+
+
+_PROGRAMS = _Programs()
 
 
 def play_one(plan: Plan, deal_set: int, seating: int) -> dict[str, Any]:
@@ -116,19 +146,20 @@ def play_one(plan: Plan, deal_set: int, seating: int) -> dict[str, Any]:
     entries = plan.seats[seating]
     names = [plan.bots[e] for e in entries]
     seed = derive_seed(plan.seed, "deal-set", deal_set)
-    log_file = open(plan.bot_log, "a", encoding="utf-8") if plan.bot_log else None  # noqa: SIM115
     bots: list[Bot] = []
     stats = MatchStats(config.players)
     started = time.perf_counter()
     try:
-        for name in names:
-            bots.append(_make(name, plan, log_file))
+        for seat, name in enumerate(names):
+            if name.startswith("cmd:"):
+                bots.append(_PROGRAMS.get(name, seat, plan))
+            else:
+                bots.append(make_bot(name))
         state = play_match(config, bots, seed, stats=stats, names=names)
     finally:
         for bot in bots:
-            bot.close()
-        if log_file is not None:
-            log_file.close()
+            if not isinstance(bot, ProcessBot):
+                bot.close()
     record = record_of(
         state,
         seats=names,
@@ -379,6 +410,8 @@ def _log_faults_to(path: str | None) -> logging.Handler | None:
 def _worker_init(fault_log: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _log_faults_to(fault_log)
+    # close the outside bots when the worker ends normally (after terminate(), they see EOF)
+    multiprocessing.util.Finalize(None, _PROGRAMS.close, exitpriority=10)
 
 
 def _worker(args: tuple[Plan, int, int]) -> dict[str, Any]:
@@ -441,6 +474,7 @@ def run_tournament(
         except KeyboardInterrupt:
             interrupted = True
         finally:
+            _PROGRAMS.close()
             if handler is not None:
                 logger.removeHandler(handler)
                 logger.propagate = True

@@ -1,0 +1,146 @@
+"""``fives analyse RECORD``: a bot's review of every decision of a seat, on tournament records."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fives.bots.base import make_bot
+from fives.cli.analyse_cmd import analyse
+from fives.core.games import Config
+from fives.core.record import Record
+from fives.core.state import State
+from fives.core.tiles import Action
+from fives.tournament.runner import Plan, run_tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
+FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
+
+
+def fives(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [FIVES, *map(str, args)], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def record_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("tournament")
+    plan = Plan(Config.make("all-fives", 2, target=100), ("easy", "random"), deal_sets=1, seed=7)
+    run_tournament(plan, jobs=1, out=out)
+    return out / "records" / "deal00001-seating1.json"
+
+
+def _decisions_of(record: Record, seat: int) -> list[tuple[int, int, str, list[str]]]:
+    """(round, action number, action played, legal) at each real decision of ``seat``."""
+    state = State(record.config)
+    out = []
+    for i, rnd in enumerate(record.rounds):
+        state.start_round(rnd.hands, rnd.stock, rnd.leader)
+        for k, text in enumerate(rnd.actions):
+            legal = state.legal_actions()
+            if state.turn == seat and len(legal) > 1:
+                out.append((i, k, str(Action.parse(text)), [str(a) for a in legal]))
+            state.play(Action.parse(text))
+    return out
+
+
+def test_analyse_json_values_every_legal_action_at_every_decision(record_path: Path) -> None:
+    proc = fives("analyse", record_path, "--seat", "1", "--bot", "easy", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["bot"] == "easy" and doc["seats"] == [1] and doc["names"] == ["easy", "random"]
+    record = Record.from_json(record_path.read_text())
+    expected = _decisions_of(record, 1)
+    got = doc["decisions"]
+    assert [(d["round"] - 1, d["action_no"] - 1, d["played"]) for d in got] == [
+        (i, k, a) for i, k, a, _ in expected
+    ]
+    for d, (_, _, played, legal) in zip(got, expected):
+        assert set(d["values"]) == set(legal)
+        best = max(d["values"].values())
+        assert d["values"][d["choice"]] == best
+        assert d["loss"] == pytest.approx(best - d["values"][played])
+        assert d["agrees"] == (d["choice"] == played)
+    flagged = sorted((d for d in got if d["flag"]), key=lambda d: d["flag"])
+    assert 1 <= len(flagged) <= 3  # random play loses against easy's values somewhere
+    assert [d["flag"] for d in flagged] == list(range(1, len(flagged) + 1))
+    worst = max(d["loss"] for d in got)
+    assert flagged[0]["loss"] == worst
+    assert all(d["loss"] <= flagged[-1]["loss"] for d in got if not d["flag"])
+    summary = doc["summary"][0]
+    assert summary["seat"] == 1 and summary["decisions"] == len(got)
+    assert summary["total_loss"] == pytest.approx(sum(d["loss"] for d in got))
+
+
+def test_easy_agrees_with_itself(record_path: Path) -> None:
+    """Seat 0 was played by easy: easy's review finds (almost) nothing to regret."""
+    record = Record.from_json(record_path.read_text())
+    decisions = analyse(record, make_bot("easy"), seats=[0])
+    assert decisions
+    # easy breaks exact ties at random; its values rank those ties equal, so no loss
+    assert all(d["loss"] == pytest.approx(0.0) for d in decisions)
+
+
+def test_analyse_text_account(record_path: Path) -> None:
+    proc = fives("analyse", record_path, "--seat", "1", "--bot", "easy", "--round", "1", "--top", "2")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "reviewed by easy" in out
+    assert "round 1" in out and "round 2" not in out
+    assert "seat 1 (random) played" in out
+    assert "played" in out and "bot" in out
+    assert "seat 1 (random):" in out  # the summary line
+    assert out.count("?? (#") <= 2
+
+
+def test_analyse_round_filter_in_the_library(record_path: Path) -> None:
+    record = Record.from_json(record_path.read_text())
+    all_rounds = analyse(record, make_bot("easy"), seats=[0, 1])
+    first = analyse(record, make_bot("easy"), seats=[0, 1], round_no=0)
+    assert first == [
+        {**d, "flag": first[i]["flag"]} for i, d in enumerate(x for x in all_rounds if x["round"] == 0)
+    ]
+
+
+def test_analyse_with_a_searching_bot_if_available(record_path: Path) -> None:
+    try:
+        bot = make_bot("medium")
+    except ValueError:
+        pytest.skip("medium is not registered")
+    record = Record.from_json(record_path.read_text())
+    decisions = analyse(record, bot, seats=[1], round_no=0)
+    for d in decisions:
+        assert all(v is not None for v in d["values"].values())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--seat", "2"],
+        ["--seat", "-1"],
+        ["--round", "0"],
+        ["--round", "99"],
+        ["--bot", "nosuchbot"],
+        ["--top", "-1"],
+    ],
+)
+def test_bad_input_is_one_error_line(record_path: Path, args: list[str]) -> None:
+    proc = fives("analyse", record_path, *args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("error: ")
+
+
+def test_a_bad_record_is_one_error_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "all-fives", "players": 2, "rounds": [{"leader": 0}]}')
+    for path in (bad, tmp_path / "missing.json"):
+        proc = fives("analyse", path, "--bot", "easy")
+        assert proc.returncode == 2
+        assert proc.stderr.startswith("error: ") and len(proc.stderr.splitlines()) == 1
