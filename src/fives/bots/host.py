@@ -159,7 +159,7 @@ def decide(
     action = RandomBot().choose(view, forfeit_rng)
     record = Fault(
         seat=seat,
-        bot=name or getattr(bot, "name", "bot"),
+        bot=name or str(getattr(bot, "name", "bot")),
         round=state.round_index,
         action_no=len(state.log),
         kind=kind,

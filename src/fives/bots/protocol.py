@@ -373,9 +373,11 @@ def view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
     rules = data.get("rules") or None
     if rules is not None and not isinstance(rules, dict):
         raise ValueError("field 'rules' must be an object")
+    game_name: Any = data.get("game")  # Config.make checks both
+    players: Any = data.get("players")
     config = Config.make(
-        data.get("game"),  # type: ignore[arg-type]  (Config.make checks it)
-        data.get("players"),  # type: ignore[arg-type]
+        game_name,
+        players,
         teams=data.get("teams"),
         target=data.get("target"),
         rules=rules,
@@ -442,7 +444,7 @@ def view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
     if not isinstance(legal_raw, list):
         raise ValueError("the legal actions are a list")
     legal_actions = tuple(Action.parse(a) for a in legal_raw)
-    end = _round_end(data.get("end"), config.sides)
+    round_end = _round_end(data.get("end"), config.sides)
     return View(
         config=config,
         seat=seat,
@@ -456,7 +458,7 @@ def view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
         layout=layout,
         turn=turn,
         legal=legal_actions,
-        end=end,
+        end=round_end,
         over=bool(data.get("over", False)),
         winner=data.get("winner"),
         out=tuple(size == 0 for size in hand_sizes) if layout.count else (False,) * n,

@@ -184,14 +184,23 @@ def _num(x: float | None, fmt: str = "{:.1f}") -> str:
     return "-" if x is None else fmt.format(x)
 
 
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    ms = seconds * 1000
+    return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms" if ms >= 0.1 else f"{ms * 1000:.0f} µs"
+
+
 def table(results: dict[str, Any]) -> str:
     """The standings as a plain-text table."""
     head = (
         f"{results['game']}, {results['players']} players"
         f"{' (teams)' if results['teams'] else ''}, target {results['target']}, seed "
         f"{results['seed']}: {results['matches_counted']} matches on "
-        f"{results['deal_sets_counted']} duplicate deal sets ({len(results['seatings'])} "
-        f"seatings), {results['seconds']:.1f} s"
+        f"{results['deal_sets_counted']} duplicate deal set{'s' if results['deal_sets_counted'] != 1 else ''} "
+        f"({len(results['seatings'])} seatings), {results['seconds']:.1f} s"
     )
     rows = [
         [
@@ -218,7 +227,7 @@ def table(results: dict[str, Any]) -> str:
                 "-"
                 if diff["low"] is None
                 else f"{diff['low']:+.2f}..{diff['high']:+.2f}",
-                "-" if p95 is None else f"{p95 * 1000:.1f} ms",
+                _duration(p95),
                 str(b["faults"]["count"]),
             ]
         )

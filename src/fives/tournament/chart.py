@@ -42,7 +42,8 @@ def standings_svg(results: Mapping[str, Any]) -> str:
     title = (
         f"{results['game']}, {results['players']} players"
         f"{' (teams)' if results.get('teams') else ''}, target {results['target']}: "
-        f"{results['matches_counted']} matches on {results['deal_sets_counted']} duplicate deal sets"
+        f"{results['matches_counted']} matches on {results['deal_sets_counted']} duplicate deal "
+        f"set{'s' if results['deal_sets_counted'] != 1 else ''}"
     )
     out.append(f'<text x="10" y="20" font-size="14" font-weight="bold">{escape(title)}</text>')
 
