@@ -1,0 +1,236 @@
+"""``fives play``: play a whole match in the terminal against our bots (or friends at the same
+keyboard), in English or Hindi. See :mod:`fives.tui`.
+
+The match is written to its record (RECORD.md) after every action; ``--resume FILE`` carries
+on an unfinished match from its record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from fives.core.games import GAMES, Config, RulesError
+from fives.core.record import Record, RecordError, replay_state
+from fives.core.state import State
+from fives.i18n import LANGUAGES, default_language
+from fives.tui.lang import Tr
+from fives.tui.phrases import HUMAN
+
+
+class SetupError(Exception):
+    """Bad options for ``fives play``, already phrased in the player's language."""
+
+
+def register(sub: Any) -> None:
+    tr = Tr(default_language())
+    p = sub.add_parser("play", help=tr("cli.help"), description=tr("cli.description"))
+    p.add_argument("--game", choices=list(GAMES), help=tr("cli.game"))
+    p.add_argument("--players", type=int, metavar="N", help=tr("cli.players"))
+    p.add_argument(
+        "--teams", action=argparse.BooleanOptionalAction, default=None, help=tr("cli.teams")
+    )
+    p.add_argument("--seat", type=int, metavar="S", help=tr("cli.seat"))
+    p.add_argument("--bots", metavar="LIST", help=tr("cli.bots"))
+    p.add_argument("--target", type=int, metavar="N", help=tr("cli.target"))
+    p.add_argument("--seed", type=int, metavar="S", help=tr("cli.seed"))
+    p.add_argument("--timer", type=float, metavar="SECONDS", help=tr("cli.timer"))
+    p.add_argument("--record", metavar="FILE", help=tr("cli.record"))
+    p.add_argument("--resume", metavar="FILE", help=tr("cli.resume"))
+    p.add_argument("--lang", choices=list(LANGUAGES), help=tr("cli.lang"))
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = args.lang or default_language()
+    tr = Tr(lang)
+    try:
+        setup, state = build(args, tr)
+    except SetupError as exc:
+        print(f"{tr('error')}: {exc}", file=sys.stderr)
+        return 2
+    except ImportError:
+        print(f"{tr('error')}: {tr('err.rich')}", file=sys.stderr)
+        return 2
+    return play(setup, state, tr)
+
+
+def play(setup: Any, state: State | None, tr: Tr) -> int:
+    from rich.console import Console
+
+    from fives.tui.inputs import LineReader
+    from fives.tui.session import Session, Stop
+
+    console = Console(highlight=False, emoji=False)
+    reader = LineReader()
+    while True:
+        session = Session(setup, console, reader, state)
+        try:
+            session.run()
+        except Stop as stop:
+            key = "record.saved_eof" if stop.kind == "eof" else "record.saved_quit"
+            print(tr(key, path=setup.record_path), flush=True)
+            return 0
+        except KeyboardInterrupt:
+            print("\n" + tr("record.saved_interrupt", path=setup.record_path), flush=True)
+            return 130
+        finally:
+            session.close()
+        try:
+            answer = session.ask(tr("prompt.again"))
+        except Stop:
+            return 0
+        except KeyboardInterrupt:
+            print(flush=True)
+            return 130
+        if str(answer).strip().lower() not in ("y", "yes", "j", "हाँ", "हां", "ha", "haan"):
+            return 0
+        setup = setup.again(_next_path(setup.record_path))
+        state = None
+
+
+# -- options -----------------------------------------------------------------------------------
+
+
+def default_record_path(game: str) -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = Path(base) / "fives" / "records"
+    path = folder / f"{game}-{stamp}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{game}-{stamp}-{n}.json"
+        n += 1
+    return path
+
+
+def _next_path(path: Path) -> Path:
+    """``match.json`` -> ``match-2.json`` -> ``match-3.json`` (not overwriting a finished match)."""
+    stem = path.stem
+    head, _, tail = stem.rpartition("-")
+    if head and tail.isdigit():
+        stem, n = head, int(tail) + 1
+    else:
+        n = 2
+    candidate = path.with_name(f"{stem}-{n}{path.suffix}")
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{stem}-{n}{path.suffix}")
+    return candidate
+
+
+def _known_bots() -> list[str]:
+    from fives.bots import BOT_NAMES, make_bot
+
+    make_bot("random")  # loads the built-in ladder
+    return list(BOT_NAMES)
+
+
+def default_bot() -> str:
+    known = _known_bots()
+    return "medium" if "medium" in known else "easy"
+
+
+def seat_names(
+    tr: Tr, players: int, seat: int, bots_arg: str | None, fallback: list[str] | None = None
+) -> list[str]:
+    """Who sits where: ``human`` at ``seat``; ``--bots`` lists the other seats in order (the
+    last name repeats), or every seat (``human`` where a person sits)."""
+    if not 0 <= seat < players:
+        raise SetupError(tr("err.seat", seat=seat, max=players - 1))
+    known = _known_bots()
+    if bots_arg is None:
+        if fallback is not None:
+            names = list(fallback)
+            if HUMAN not in names:
+                names[seat] = HUMAN
+            return names
+        names = [default_bot()] * players
+        names[seat] = HUMAN
+        return names
+    given = [b.strip() for b in bots_arg.split(",")]
+    if not given or any(not b for b in given):
+        raise SetupError(tr("err.bots_empty"))
+    for name in given:
+        if name == HUMAN or name.startswith("cmd:"):
+            if name.startswith("cmd:") and not name[4:].strip():
+                raise SetupError(tr("err.bot_cmd"))
+            continue
+        if name not in known:
+            raise SetupError(tr("err.bot_unknown", name=name, known=", ".join([*known, HUMAN, "cmd:..."])))
+    if len(given) == players:
+        names = given
+        if names[seat] != HUMAN:
+            raise SetupError(tr("err.bots_seat", seat=seat))
+        return names
+    if len(given) > players - 1:
+        raise SetupError(tr("err.bots_count", players=players, n=len(given)))
+    others = [s for s in range(players) if s != seat]
+    names = [HUMAN] * players
+    for i, s in enumerate(others):
+        names[s] = given[min(i, len(given) - 1)]
+    return names
+
+
+def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
+    from fives.tui.session import Setup  # rich is needed from here on
+
+    lang = tr.lang
+    if args.timer is not None and not args.timer > 0:
+        raise SetupError(tr("err.timer"))
+    if args.resume is not None:
+        clash = [
+            f"--{name}"
+            for name in ("game", "players", "teams", "target")
+            if getattr(args, name) is not None
+        ]
+        if clash:
+            raise SetupError(tr("err.resume_options", options=", ".join(clash)))
+        path = Path(args.resume)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SetupError(tr("err.record_read", path=path, why=getattr(exc, "strerror", None) or exc)) from None
+        try:
+            record = Record.from_json(text)
+            state = replay_state(record)
+        except RecordError as exc:
+            raise SetupError(tr("err.record_bad", path=path, why=exc)) from None
+        config = record.config
+        seat = args.seat if args.seat is not None else _first_human(record.seats)
+        seats = seat_names(tr, config.players, seat, args.bots, record.seats)
+        seed = args.seed if args.seed is not None else record.extra.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            seed = random.SystemRandom().randrange(2**31)
+        out = Path(args.record) if args.record else path
+        if state.over:
+            raise SetupError(tr("err.record_over", path=path))
+        return Setup(config, tuple(seats), seed, out, lang, args.timer), state
+    game = args.game or "all-fives"
+    players = args.players if args.players is not None else 2
+    if players not in (2, 3, 4):
+        raise SetupError(tr("err.players", n=players))
+    if args.teams and players != 4:
+        raise SetupError(tr("err.teams"))
+    if args.target is not None and not 1 <= args.target <= 10000:
+        raise SetupError(tr("err.target"))
+    try:
+        config = Config.make(game, players, teams=args.teams, target=args.target)
+    except RulesError as exc:
+        raise SetupError(str(exc)) from None
+    seat = args.seat if args.seat is not None else 0
+    seats = seat_names(tr, players, seat, args.bots)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    out = Path(args.record) if args.record else default_record_path(game)
+    return Setup(config, tuple(seats), seed, out, lang, args.timer), None
+
+
+def _first_human(seats: list[str] | None) -> int:
+    if seats and HUMAN in seats:
+        return seats.index(HUMAN)
+    return 0
