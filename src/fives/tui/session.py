@@ -48,6 +48,8 @@ __all__ = ["HINT_BOTS", "Setup", "Session", "Stop", "derive_seed", "draw_lot"]
 
 #: the bot asked for ``?`` hints, and the one used while it is not there yet
 HINT_BOTS = ("hard", "easy")
+#: bots whose values are searched estimates of the round's point difference
+SEARCH_BOTS = ("hard", "expert")
 #: the bot that moves for a player whose countdown runs out
 TIMER_BOT = "easy"
 
@@ -499,7 +501,7 @@ class Session:
             tr("hint.best", bot=self.names.bot(name), n=legal.index(best) + 1, move=action_text(tr, best, game)),
             "bold magenta",
         )
-        self.say(tr("hint.values"), "magenta")
+        self.say(tr("hint.values_search" if name in SEARCH_BOTS else "hint.values"), "magenta")
         for action in ranked[:5]:
             value = values.get(action)
             shown = "–" if value is None else f"{value:.2f}"
