@@ -198,7 +198,7 @@ def test_interrupted_match_resumes_from_its_record(tmp_path: Path) -> None:
     game = Game("--resume", str(cut), home=tmp_path)
     try:
         first = game.prompt()
-        assert "Carrying on All Fives: 1 rounds dealt so far" in first or "Carrying on All Fives" in first
+        assert "Carrying on All Fives in round 1, scores " in first
         game.send("1")
         play_until(game, "Press Enter for round 2")
     finally:
@@ -290,3 +290,54 @@ def test_bad_options_give_one_error_line(tmp_path: Path) -> None:
         assert game.status == 2, (args, rest)
         assert message in clean(rest), (args, rest)
         assert "Traceback" not in rest
+
+
+def test_a_protocol_bot_takes_a_seat(tmp_path: Path) -> None:
+    """BOT-PROTOCOL.md: ``cmd:COMMAND`` seats an outside program (here ``fives bot easy``)."""
+    from tui_harness import FIVES
+
+    record = tmp_path / "cmd.json"
+    game = Game(
+        "--seed", "2", "--bots", f"cmd:{FIVES} bot easy", "--record", str(record), home=tmp_path
+    )
+    try:
+        text = ""
+        for _ in range(3):
+            text += game.prompt()
+            game.send("1")
+        text += game.prompt()
+    finally:
+        game.close()
+    assert re.search(r"• seat 1 \(fives bot easy\): (leads|\d-\d on [WENS])", text), text
+    assert "made no legal move" not in text
+    saved = json.loads(record.read_text(encoding="utf-8"))
+    assert saved["seats"][1] == f"cmd:{FIVES} bot easy"
+
+
+def test_resume_takes_over_a_bots_only_record(tmp_path: Path) -> None:
+    """A record written by ``fives random`` (every seat a bot) is carried on with the player in
+    seat 0 and ``--bots`` for the others."""
+    import subprocess
+
+    from tui_harness import FIVES
+
+    source = tmp_path / "random.json"
+    subprocess.run(
+        [FIVES, "random", "--game", "muggins", "--players", "3", "--seed", "5", "-o", str(source)],
+        check=True, capture_output=True,
+    )
+    data = json.loads(source.read_text(encoding="utf-8"))
+    data["rounds"] = data["rounds"][:1]
+    data["rounds"][0]["actions"] = data["rounds"][0]["actions"][:3]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(data), encoding="utf-8")
+    game = Game("--resume", str(cut), "--bots", "easy", home=tmp_path)
+    try:
+        text = game.prompt()
+    finally:
+        game.close()
+    assert "Carrying on Muggins in round 1" in text
+    assert "you (seat 0)" in text and "seat 2 (easy)" in text
+    saved = json.loads(cut.read_text(encoding="utf-8"))
+    assert saved["seats"] == ["human", "easy", "easy"]
+    assert saved["rounds"][0]["actions"][:3] == data["rounds"][0]["actions"]

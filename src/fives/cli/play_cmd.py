@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -136,38 +137,61 @@ def default_bot() -> str:
     return "medium" if "medium" in known else "easy"
 
 
+def _is_bot(name: str) -> bool:
+    from fives.bots import BotError, make_bot
+
+    if name.startswith("cmd:"):
+        return True
+    try:
+        make_bot(name).close()
+    except BotError:
+        return False
+    return True
+
+
 def seat_names(
-    tr: Tr, players: int, seat: int, bots_arg: str | None, fallback: list[str] | None = None
+    tr: Tr,
+    players: int,
+    seat: int | None,
+    bots_arg: str | None,
+    recorded: list[str] | None = None,
 ) -> list[str]:
     """Who sits where: ``human`` at ``seat``; ``--bots`` lists the other seats in order (the
-    last name repeats), or every seat (``human`` where a person sits)."""
-    if not 0 <= seat < players:
+    last name repeats), or every seat (``human`` where a person sits). Resuming, the record's
+    seats are kept; a name that is no bot there (a person's) is a person at this keyboard."""
+    if seat is not None and not 0 <= seat < players:
         raise SetupError(tr("err.seat", seat=seat, max=players - 1))
     known = _known_bots()
     if bots_arg is None:
-        if fallback is not None:
-            names = list(fallback)
-            if HUMAN not in names:
+        if recorded is not None:
+            names = [name if name != HUMAN and _is_bot(name) else HUMAN for name in recorded]
+            if seat is not None:
                 names[seat] = HUMAN
+            elif HUMAN not in names:
+                names[0] = HUMAN
             return names
         names = [default_bot()] * players
-        names[seat] = HUMAN
+        names[seat or 0] = HUMAN
         return names
+    seat = seat or 0
     given = [b.strip() for b in bots_arg.split(",")]
     if not given or any(not b for b in given):
         raise SetupError(tr("err.bots_empty"))
     for name in given:
-        if name == HUMAN or name.startswith("cmd:"):
-            if name.startswith("cmd:") and not name[4:].strip():
+        if name.startswith("cmd:"):
+            try:
+                argv = shlex.split(name[4:])
+            except ValueError:
+                argv = []
+            if not argv:
                 raise SetupError(tr("err.bot_cmd"))
             continue
-        if name not in known:
+        if name != HUMAN and name not in known:
             raise SetupError(tr("err.bot_unknown", name=name, known=", ".join([*known, HUMAN, "cmd:..."])))
     if len(given) == players:
-        names = given
-        if names[seat] != HUMAN:
+        if given[seat] != HUMAN:
             raise SetupError(tr("err.bots_seat", seat=seat))
-        return names
+        return given
     if len(given) > players - 1:
         raise SetupError(tr("err.bots_count", players=players, n=len(given)))
     others = [s for s in range(players) if s != seat]
@@ -202,8 +226,7 @@ def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
         except RecordError as exc:
             raise SetupError(tr("err.record_bad", path=path, why=exc)) from None
         config = record.config
-        seat = args.seat if args.seat is not None else _first_human(record.seats)
-        seats = seat_names(tr, config.players, seat, args.bots, record.seats)
+        seats = seat_names(tr, config.players, args.seat, args.bots, record.seats)
         seed = args.seed if args.seed is not None else record.extra.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             seed = random.SystemRandom().randrange(2**31)
@@ -223,14 +246,7 @@ def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
         config = Config.make(game, players, teams=args.teams, target=args.target)
     except RulesError as exc:
         raise SetupError(str(exc)) from None
-    seat = args.seat if args.seat is not None else 0
-    seats = seat_names(tr, players, seat, args.bots)
+    seats = seat_names(tr, players, args.seat, args.bots)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     out = Path(args.record) if args.record else default_record_path(game)
     return Setup(config, tuple(seats), seed, out, lang, args.timer), None
-
-
-def _first_human(seats: list[str] | None) -> int:
-    if seats and HUMAN in seats:
-        return seats.index(HUMAN)
-    return 0

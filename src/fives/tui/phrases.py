@@ -10,6 +10,8 @@ a view, or a round that has ended (its hands are shown at the end, as at a real 
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Sequence
 
 from fives.core.games import Config
@@ -23,6 +25,22 @@ __all__ = ["HUMAN", "Names", "action_text", "ends_text", "fmt_scores", "play_sen
 
 #: the seat name of a person at the keyboard (in records and ``--bots``)
 HUMAN = "human"
+
+
+def short_command(command: str, limit: int = 28) -> str:
+    """An outside bot's command line as a short name: its program's file name and arguments.
+
+    >>> short_command("/usr/local/bin/fives bot easy")
+    'fives bot easy'
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        argv = command.split()
+    if not argv:
+        return command
+    text = " ".join([os.path.basename(argv[0]), *argv[1:]])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fmt_scores(scores: Sequence[Score]) -> str:
@@ -51,6 +69,8 @@ class Names:
         key = f"tui.bot.{name}"
         if key in catalogue(self.tr.lang):
             return self.tr(f"bot.{name}")
+        if name.startswith("cmd:"):
+            return short_command(name[4:])
         return name
 
     def seat(self, seat: int) -> str:

@@ -13,10 +13,11 @@ import hashlib
 import math
 import os
 import random
+import subprocess
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -30,13 +31,14 @@ from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
 from fives.core.view import View, view_of
 from fives.tui import board
 from fives.tui.inputs import TIMEOUT, LineReader, Refusal, understand
-from fives.tui.lang import Tr, fmt_score
+from fives.tui.lang import Tr
 from fives.tui.phrases import (
     HUMAN,
     Names,
     action_text,
     draw_line,
     ends_text,
+    fmt_scores,
     leader_reason,
     pass_line,
     play_line,
@@ -127,6 +129,7 @@ class Session:
         self._timer_bot: Bot | None = None
         self._save_failed = False
         self._warned: set[int] = set()
+        self._log: IO[str] | None = None
         self._legend_round = -1  # the legend of the layout is shown once a round
 
     # -- output ----------------------------------------------------------------------------
@@ -190,23 +193,43 @@ class Session:
 
     def bot(self, seat: int) -> Bot:
         if seat not in self.bots:
-            self.bots[seat] = make_bot(self.setup.seats[seat])
+            name = self.setup.seats[seat]
+            if name.startswith("cmd:"):
+                # An outside program's own log (its standard error) goes beside the record,
+                # not over the table.
+                from fives.bots.protocol import ProcessBot
+
+                self.bots[seat] = ProcessBot(name[4:].strip(), stderr=self._bot_log())
+            else:
+                self.bots[seat] = make_bot(name)
         return self.bots[seat]
+
+    def _bot_log(self) -> IO[str] | int:
+        if self._log is None:
+            path = self.setup.record_path.with_suffix(".bots.log")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._log = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
+            except OSError:
+                return subprocess.DEVNULL
+        return self._log
 
     def _notify(self, hook: str) -> None:
         for seat in range(self.setup.config.players):
             if self.setup.seats[seat] == HUMAN:
                 continue
-            method = getattr(self.bot(seat), hook, None)
-            if method is None:
-                continue
             with contextlib.suppress(Exception):  # a notification never stops the match
-                method(view_of(self.state, seat))
+                method = getattr(self.bot(seat), hook, None)
+                if method is not None:
+                    method(view_of(self.state, seat))
 
     def close(self) -> None:
         for bot in self.bots.values():
             with contextlib.suppress(Exception):
                 bot.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def _rng(self, *labels: object) -> random.Random:
         return random.Random(derive_seed(self.setup.seed, *labels))
@@ -244,11 +267,12 @@ class Session:
                 self.tr(
                     "resume",
                     game=self.names.game(),
-                    n=len(state.rounds()),
-                    scores=" – ".join(fmt_score(s) for s in state.scores_out()),
+                    n=len(state.rounds()) + (1 if state.needs_deal() else 0),
+                    scores=fmt_scores(state.scores_out()),
                 ),
                 "bold",
             )
+            self.say(self.tr("record.where", path=self.setup.record_path), "dim")
             if state.in_round:
                 self._notify("round_start")
         else:
