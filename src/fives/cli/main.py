@@ -10,7 +10,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from fives.cli import analyse_cmd, bench_cmd, bot_cmd, play_cmd, random_cmd, replay_cmd, serve_cmd, tournament_cmd
+from fives.cli import (
+    analyse_cmd,
+    bench_cmd,
+    bot_cmd,
+    play_cmd,
+    random_cmd,
+    replay_cmd,
+    serve_cmd,
+    tournament_cmd,
+)
 from fives.cli.errors import UsageError
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd, play_cmd]
