@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.columns import Columns
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -296,7 +297,7 @@ def _sheet(view: View, side: int, width: int) -> Text:
     score = view.scores[side]
     game = view.config.game
     if game.play_scoring == "fives-and-threes":
-        rows = track_rows(score, 61 if width >= 100 else 31)
+        rows = track_rows(score, 61 if width >= 100 else 30)
         return Text("\n".join(rows), "cyan")
     if game.play_scoring == "fives":
         rows = tally_rows(score)
@@ -345,18 +346,16 @@ def table(
     elif game.play_scoring == "fives-and-threes":
         parts.append(Text(tr("sheet.track_legend", target=cfg.target), DIM))
     # the players' tiles, the stock, the turn
-    seats = Text()
+    seats = []
     for seat in range(cfg.players):
-        if seat:
-            seats.append("   ")
         if view.out[seat]:
             what = tr("table.out")
         else:
             what = tr.tiles(view.hand_sizes[seat])
         style = "bold" if seat == view.turn else ""
         mark = "▶ " if seat == view.turn else ""
-        seats.append(f"{mark}{names.seat_long(seat)}: {what}", style)
-    parts.append(seats)
+        seats.append(Text(f"{mark}{names.seat_long(seat)}: {what}", style, no_wrap=True))
+    parts.append(Columns(seats, padding=(0, 3)))
     dealt = cfg.players * cfg.hand_size
     if game.drawing:
         parts.append(Text(tr("table.stock", tiles=tr.tiles(view.stock))))

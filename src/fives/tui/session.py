@@ -395,7 +395,8 @@ class Session:
         state = self.state
         tr = self.tr
         if self.me is None and self.shown != seat:
-            self.hide()
+            if self.shown is not None:
+                self.hide()  # (already hidden when the last person's turn ended)
             self.say(tr("hotseat.pass", who=self.names.seat_long(seat)), "bold")
             self.ask(tr("prompt.ready"))
             self.shown = seat
