@@ -337,8 +337,11 @@ def table(
         total = Text(fmt_score(view.scores[side]), "bold")
         sheet = _sheet(view, side, width)
         apart = _apart(tr, view, side)
-        if apart:
-            sheet.append(("\n" if sheet.plain else "") + apart, DIM)
+        if apart:  # on the strokes' row, beside the tally
+            rows = sheet.split("\n")
+            middle = 1 if len(rows) == 3 else 0
+            rows[middle].append(("  " if rows[middle].plain else "") + apart, DIM)
+            sheet = Text("\n").join(rows)
         scores.add_row(Text(names.side(side)), total, sheet)
     parts.append(scores)
     if game.play_scoring == "fives":
