@@ -1,0 +1,103 @@
+// Small helpers shared by the pages.
+import { t } from "./i18n.js";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export const SVGNS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k === "class") node.setAttribute("class", v);
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+export async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const lang = document.documentElement.lang || "en";
+  const sep = path.includes("?") ? "&" : "?";
+  const r = await fetch(`${path}${sep}lang=${lang}`, opts);
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.message) || t("web.error.server"));
+    err.code = data && data.error;
+    throw err;
+  }
+  return data;
+}
+
+export function getName() {
+  return localStorage.getItem("fives.name") || "";
+}
+
+export function setName(name) {
+  localStorage.setItem("fives.name", name);
+}
+
+export function tokenKey(table) {
+  return `fives.token.${table}`;
+}
+
+export function gameName(game) {
+  return t(`common.game.${game}`);
+}
+
+// The name shown for a seat: a person's name, or the bot's level.
+export function seatName(seat, i) {
+  if (!seat) return t("common.seat", { n: i + 1 });
+  if (seat.kind === "bot") return t("web.seat.bot", { level: t(`web.bot.${seat.level}`), n: i + 1 });
+  return seat.name || t("web.seat.open", { n: i + 1 });
+}
+
+export function sideName(info, side) {
+  if (info.teams) {
+    const seats = info.seats.map((s, i) => [s, i]).filter(([s]) => s.side === side);
+    return seats.map(([s, i]) => seatName(s, i)).join(" & ");
+  }
+  return seatName(info.seats[side], side);
+}
+
+let toastTimer = null;
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = "toast"; }, 3200);
+}
+
+export function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const area = el("textarea", {}, text);
+  document.body.append(area);
+  area.select();
+  try { document.execCommand("copy"); } finally { area.remove(); }
+  return Promise.resolve();
+}

@@ -1,0 +1,33 @@
+import { initI18n, t } from "./i18n.js";
+import { el, api, gameName } from "./common.js";
+
+let data = null;
+
+function seatLabel(name) {
+  return ["random", "easy", "medium", "hard", "expert"].includes(name) ? t("web.seat.bot_short", { level: t(`web.bot.${name}`) }) : name;
+}
+
+function render() {
+  const list = document.getElementById("history");
+  list.replaceChildren();
+  for (const m of data.matches) {
+    const when = m.finished ? new Date(m.finished * 1000).toLocaleString(document.documentElement.lang) : "";
+    list.append(el("li", { "data-match": m.id },
+      el("div", {},
+        el("strong", {}, `${gameName(m.game)} · ${t("web.lobby.n_players", { n: m.players })}`),
+        el("div", { class: "muted small" }, (m.seats || []).map(seatLabel).join(", ")),
+        el("div", { class: "muted small" }, `${when} · ${t("web.result.rounds", { n: m.rounds })}`)),
+      el("div", { class: "inline" },
+        el("a", { class: "button", href: `/replay/${m.id}` }, t("web.result.replay")),
+        el("a", { class: "button secondary", href: `/api/matches/${m.id}/record`, download: "" }, t("web.result.download")))));
+  }
+  document.getElementById("history-empty").hidden = data.matches.length > 0;
+}
+
+async function main() {
+  await initI18n(render);
+  data = await api("/api/matches");
+  render();
+}
+
+main();

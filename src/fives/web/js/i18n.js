@@ -1,0 +1,79 @@
+// The message catalogue in the browser: every word shown comes from /api/i18n/<lang>.
+let messages = {};
+export let lang = "en";
+export const LANGS = ["en", "hi"];
+
+export function pickLang() {
+  const saved = localStorage.getItem("fives.lang");
+  if (LANGS.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const code = String(l).toLowerCase().split("-")[0];
+    if (LANGS.includes(code)) return code;
+  }
+  return "en";
+}
+
+export async function loadLang(l) {
+  const r = await fetch(`/api/i18n/${l}`);
+  const data = await r.json();
+  messages = data.messages;
+  lang = l;
+  document.documentElement.lang = l;
+}
+
+export function t(key, params = {}) {
+  const text = messages[key];
+  if (text == null) return key;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+export function has(key) {
+  return key in messages;
+}
+
+export function points(n) {
+  return t(Number(n) === 1 ? "common.point" : "common.points", { n: fmt(n) });
+}
+
+export function fmt(n) {
+  return String(n);
+}
+
+export function applyI18n(root = document) {
+  root.querySelectorAll("[data-i18n]").forEach((el) => {
+    el.textContent = t(el.dataset.i18n);
+  });
+  for (const attr of ["aria-label", "placeholder", "title"]) {
+    root.querySelectorAll(`[data-i18n-${attr}]`).forEach((el) => {
+      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+    });
+  }
+}
+
+// The visible switch: shows the other language in its own name; the choice persists.
+export function setupLangSwitch(onChange) {
+  const button = document.getElementById("lang-switch");
+  if (!button) return;
+  const label = () => {
+    const other = lang === "hi" ? "en" : "hi";
+    button.textContent = t(`web.lang.${other}`);
+    button.setAttribute("aria-label", t("web.lang.switch"));
+    button.setAttribute("lang", other);
+  };
+  label();
+  button.addEventListener("click", async () => {
+    const next = lang === "hi" ? "en" : "hi";
+    localStorage.setItem("fives.lang", next);
+    await loadLang(next);
+    applyI18n();
+    label();
+    if (onChange) onChange(next);
+  });
+}
+
+export async function initI18n(onChange) {
+  await loadLang(pickLang());
+  applyI18n();
+  setupLangSwitch(onChange);
+  document.body.classList.add("ready");
+}

@@ -1,0 +1,136 @@
+// The lobby: play now against a bot, create a table, join or watch an open one.
+import { initI18n, t } from "./i18n.js";
+import { el, api, getName, setName, tokenKey, gameName, seatName, toast } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let meta = null;
+const params = new URLSearchParams(location.search);
+const seed = params.has("seed") ? Number(params.get("seed")) : undefined;
+
+function nameOrDefault() {
+  const name = $("name").value.trim() || t("web.lobby.default_name");
+  setName(name);
+  return name;
+}
+
+async function enter(res) {
+  if (res.token) localStorage.setItem(tokenKey(res.table), res.token);
+  location.href = `/t/${encodeURIComponent(res.table)}`;
+}
+
+function fillGames() {
+  const sel = $("game");
+  const keep = sel.value || "all-fives";
+  sel.replaceChildren(...Object.keys(meta.games).map((g) => el("option", { value: g }, gameName(g))));
+  sel.value = keep;
+  const turn = $("turn-time");
+  const keepTurn = turn.value || String(meta.turn_time);
+  turn.replaceChildren(...[0, 10, 15, 20, 30, 60].map((s) =>
+    el("option", { value: String(s) }, s ? t("web.lobby.seconds", { n: s }) : t("web.lobby.no_clock"))));
+  turn.value = keepTurn;
+  const box = $("players-choice");
+  const keepPlayers = (document.querySelector("input[name=players]:checked") || {}).value || "2";
+  box.replaceChildren(...[2, 3, 4].map((n) => el("label", {},
+    el("input", { type: "radio", name: "players", value: String(n), checked: String(n) === keepPlayers, onchange: update }),
+    t("web.lobby.n_players", { n }))));
+  $("rules-links").replaceChildren(...Object.keys(meta.games).map((g) =>
+    el("li", {}, el("a", { href: `/rules/${g}`, class: "button secondary" }, gameName(g)))));
+  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName("all-fives") });
+  update();
+}
+
+function players() {
+  return Number((document.querySelector("input[name=players]:checked") || { value: 2 }).value);
+}
+
+function update() {
+  const game = meta.games[$("game").value];
+  const n = players();
+  $("teams-row").hidden = !(n === 4 && game.teams_allowed);
+  if (n === 4 && !$("teams").dataset.touched) $("teams").checked = game.teams_for_four;
+  $("target").placeholder = String(game.targets[String(n)]);
+  $("game-rules").href = `/rules/${$("game").value}`;
+  const box = $("seat-config");
+  const old = Array.from(box.querySelectorAll("select")).map((s) => s.value);
+  box.replaceChildren();
+  box.append(el("div", { class: "seat-line" }, el("span", {}, t("common.seat", { n: 1 })), t("web.lobby.seat_you")));
+  for (let i = 1; i < n; i++) {
+    const sel = el("select", { id: `seat-${i}`, "aria-label": t("common.seat", { n: i + 1 }) },
+      el("option", { value: "human" }, t("web.lobby.seat_friend")),
+      ...meta.bots.map((b) => el("option", { value: `bot:${b}` }, t("web.lobby.seat_bot", { level: t(`web.bot.${b}`) }))));
+    sel.value = old[i - 1] || "bot:easy";
+    box.append(el("div", { class: "seat-line" }, el("label", { for: `seat-${i}` }, t("common.seat", { n: i + 1 })), sel));
+  }
+}
+
+async function create(e) {
+  e.preventDefault();
+  const n = players();
+  const seats = [{ kind: "human" }];
+  for (let i = 1; i < n; i++) {
+    const v = $(`seat-${i}`).value;
+    seats.push(v === "human" ? { kind: "human" } : { kind: "bot", level: v.slice(4) });
+  }
+  const target = $("target").value ? Number($("target").value) : null;
+  const body = {
+    game: $("game").value, players: n, seats, name: nameOrDefault(),
+    turn_time: Number($("turn-time").value), target,
+  };
+  if (n === 4 && !$("teams-row").hidden) body.teams = $("teams").checked;
+  if (seed !== undefined) body.seed = seed;
+  try {
+    await enter(await api("/api/tables", body));
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+async function playNow(e) {
+  e.preventDefault();
+  const body = { name: nameOrDefault(), game: "all-fives", players: 2 };
+  if (seed !== undefined) body.seed = seed;
+  if (params.has("turn")) body.turn_time = Number(params.get("turn"));
+  try {
+    await enter(await api("/api/play-now", body));
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+async function refresh() {
+  let data;
+  try { data = await api("/api/tables"); } catch { return; }
+  const list = $("table-list");
+  list.replaceChildren();
+  for (const tb of data.tables) {
+    const who = tb.seats.map((s, i) => (s.claimed ? seatName(s, i) : t("web.lobby.free_seat"))).join(", ");
+    const mine = localStorage.getItem(tokenKey(tb.id));
+    const action = mine
+      ? el("a", { class: "button", href: `/t/${tb.id}` }, t("web.lobby.return"))
+      : tb.free.length
+        ? el("a", { class: "button", href: `/t/${tb.id}` }, t("web.lobby.join"))
+        : el("a", { class: "button secondary", href: `/t/${tb.id}` }, t("web.lobby.watch"));
+    list.append(el("li", { "data-table": tb.id },
+      el("div", {},
+        el("strong", {}, `${gameName(tb.game)} · ${t("web.lobby.n_players", { n: tb.players })}`),
+        el("div", { class: "who" }, who),
+        el("div", { class: "who" }, tb.status === "waiting" ? t("web.lobby.status_waiting") : t("web.lobby.status_playing"))),
+      action));
+  }
+  $("no-tables").hidden = data.tables.length > 0;
+}
+
+async function main() {
+  await initI18n(() => { fillGames(); refresh(); });
+  meta = await api("/api/meta");
+  $("name").value = getName();
+  fillGames();
+  $("game").addEventListener("change", update);
+  $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
+  $("create-form").addEventListener("submit", create);
+  $("quick-form").addEventListener("submit", playNow);
+  refresh();
+  setInterval(refresh, 4000);
+}
+
+main();

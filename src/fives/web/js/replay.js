@@ -1,0 +1,144 @@
+// The replay viewer of a finished match: every hand face up; step, play, jump to a round.
+import { initI18n, t, points } from "./i18n.js";
+import { el, api, gameName } from "./common.js";
+import { tileSvg } from "./tiles.js";
+import { renderLayout } from "./layoutview.js";
+import { summaryElement } from "./summary.js";
+
+const $ = (id) => document.getElementById(id);
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+let data = null;
+let round = 0;
+let step = 0;
+let timer = null;
+const BOTS = ["random", "easy", "medium", "hard", "expert", "cheat"];
+
+function seatLabel(i) {
+  const name = (data.seats || [])[i];
+  if (!name) return t("common.seat", { n: i + 1 });
+  return BOTS.includes(name) ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
+}
+
+function sideLabel(side) {
+  if (data.teams) return [side, side + 2].map(seatLabel).join(" & ");
+  return seatLabel(side);
+}
+
+function frames() {
+  return data.rounds[round].frames;
+}
+
+function describe(ev) {
+  if (!ev) return "";
+  if (ev.kind === "deal") return t("web.event.deal", { n: ev.round + 1, name: seatLabel(ev.leader) });
+  const who = seatLabel(ev.seat);
+  if (ev.kind === "draw") return t("web.event.draw_tile", { name: who, tile: ev.tile });
+  if (ev.kind === "pass") return t(data.game === "fives-and-threes" ? "web.event.knock" : "web.event.pass", { name: who });
+  const text = ev.kind === "lead"
+    ? t("web.event.lead", { name: who, tile: ev.tile })
+    : t("web.event.play", { name: who, tile: ev.tile, end: t(`common.end.${ev.end}`) });
+  if (data.scoring === "none") return text;
+  let s = t("common.scoring_sentence", { sum: ev.sum, total: ev.total, points: points(ev.points) });
+  if (ev.discarded) s += ` · ${t("web.event.discarded", { n: ev.would, target: data.target })}`;
+  return `${text} — ${s}`;
+}
+
+function render() {
+  const fs = frames();
+  step = Math.max(0, Math.min(step, fs.length - 1));
+  const f = fs[step];
+  $("round-select").value = String(round);
+  $("scrub").max = String(fs.length - 1);
+  $("scrub").value = String(step);
+  $("step-label").textContent = t("web.replay.step", { n: step, total: fs.length - 1 });
+  $("banner").textContent = describe(f.event);
+  const wrap = $("board-wrap").getBoundingClientRect();
+  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(260, wrap.width - 8), height: Math.max(200, wrap.height - 8), unit: 32 });
+  $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: f.layout.tiles.join(", "), sentence: f.layout.sentence }) : t("web.layout.empty"));
+  $("stock").textContent = data.rounds[round].frames[0] && f.stock != null ? t("web.table.stock", { n: f.stock }) : "";
+  $("scores-line").textContent = f.scores.map((s, side) => `${sideLabel(side)}: ${s}`).join(" · ");
+  const hands = $("hands");
+  hands.replaceChildren();
+  f.hands.forEach((hand, i) => {
+    hands.append(el("div", { class: `replay-hand${f.turn === i ? " turn" : ""}` },
+      el("strong", {}, f.turn === i ? `▶ ${seatLabel(i)}` : seatLabel(i)),
+      el("div", { class: "tiles", "aria-label": hand.join(", ") }, hand.map((tile) => tileSvg(tile))),
+      el("span", { class: "muted" }, t("web.seat.tiles", { n: hand.length }))));
+  });
+  const sum = $("summary");
+  if (f.summary) {
+    sum.hidden = false;
+    sum.replaceChildren(el("h2", {}, t("web.summary.title", { n: f.summary.round + 1 })),
+      summaryElement(f.summary, { seatLabel, sideLabel, nameOf: seatLabel, over: true }));
+    if (data.result && round === data.rounds.length - 1 && step === fs.length - 1) {
+      const r = data.result;
+      sum.append(el("p", { class: "summary-reason" }, r.drawn ? t("web.result.drawn") : t("web.result.winner", { side: sideLabel(r.winner) })));
+    }
+  } else sum.hidden = true;
+  $("play").textContent = timer ? t("web.replay.pause") : t("web.replay.play");
+}
+
+function go(r, s) {
+  round = Math.max(0, Math.min(r, data.rounds.length - 1));
+  step = s < 0 ? data.rounds[round].frames.length - 1 : s;
+  render();
+}
+
+function next() {
+  if (step < frames().length - 1) go(round, step + 1);
+  else if (round < data.rounds.length - 1) go(round + 1, 0);
+  else stop();
+}
+
+function prev() {
+  if (step > 0) go(round, step - 1);
+  else if (round > 0) go(round - 1, -1);
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  render();
+}
+
+function toggle() {
+  if (timer) { stop(); return; }
+  timer = setInterval(next, 900);
+  render();
+}
+
+function fillRounds() {
+  $("round-select").replaceChildren(...data.rounds.map((_, i) => el("option", { value: String(i) }, t("web.replay.round_n", { n: i + 1 }))));
+  $("replay-game").textContent = gameName(data.game);
+  $("rules-link").href = `/rules/${data.game}`;
+}
+
+async function main() {
+  await initI18n(() => { if (data) { fillRounds(); render(); } });
+  try {
+    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
+  } catch (err) {
+    $("replay-error").hidden = false;
+    $("replay-error").textContent = err.message;
+    return;
+  }
+  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+  fillRounds();
+  $("round-select").addEventListener("change", (e) => go(Number(e.target.value), 0));
+  $("first").addEventListener("click", () => go(round, 0));
+  $("last").addEventListener("click", () => go(round, -1));
+  $("prev").addEventListener("click", prev);
+  $("next").addEventListener("click", next);
+  $("play").addEventListener("click", toggle);
+  $("scrub").addEventListener("input", (e) => go(round, Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") next();
+    else if (e.key === "ArrowLeft") prev();
+    else if (e.key === " ") { e.preventDefault(); toggle(); }
+  });
+  window.addEventListener("resize", render);
+  render();
+}
+
+main();

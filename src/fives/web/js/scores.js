@@ -1,0 +1,73 @@
+// Score displays: the All Fives paper tally and the Fives and Threes 61 track.
+import { svg } from "./common.js";
+import { t } from "./i18n.js";
+
+// AF-13: one stroke per 5 points; each 50 a large X with a small x in each of its four
+// spaces; half points kept apart.
+export function tallySheet(score) {
+  const whole = Math.floor(score);
+  const half = score - whole >= 0.5;
+  const fifties = Math.floor(whole / 50);
+  const strokes = Math.floor((whole % 50) / 5);
+  const rest = whole % 5;
+  const W = 2.2, H = 2.2;
+  const width = Math.max(1, fifties) * W + (strokes ? strokes * 0.45 + 0.6 : 0) + (half ? 1.2 : 0) + (rest ? 1.2 : 0);
+  const s = svg("svg", { viewBox: `0 0 ${width.toFixed(2)} ${H}`, class: "tally", role: "img",
+    "aria-label": t("web.score.tally_label", { n: score }) });
+  let x = 0;
+  for (let i = 0; i < fifties; i++) {
+    const g = svg("g", { class: "tally-fifty" });
+    g.append(svg("path", { d: `M${x + 0.3} 0.3 L${x + 1.9} 1.9 M${x + 1.9} 0.3 L${x + 0.3} 1.9`, class: "tally-x" }));
+    for (const [cx, cy] of [[1.1, 0.32], [1.1, 1.88], [0.32, 1.1], [1.88, 1.1]]) {
+      const r = 0.17;
+      g.append(svg("path", { d: `M${x + cx - r} ${cy - r} L${x + cx + r} ${cy + r} M${x + cx + r} ${cy - r} L${x + cx - r} ${cy + r}`, class: "tally-small" }));
+    }
+    s.append(g);
+    x += W;
+  }
+  if (!fifties) x = 0.2;
+  for (let i = 0; i < strokes; i++) {
+    s.append(svg("line", { x1: x + 0.2, y1: 0.35, x2: x + 0.2, y2: 1.85, class: "tally-stroke" }));
+    x += 0.45;
+  }
+  if (rest) {
+    s.append(svg("text", { x: x + 0.5, y: 1.45, class: "tally-rest", text: `+${rest}` }));
+    x += 1.2;
+  }
+  if (half) {
+    s.append(svg("text", { x: x + 0.5, y: 1.45, class: "tally-half", text: "½" }));
+  }
+  return s;
+}
+
+// FT-10/11: a peg track to exactly 61, one row of holes per side.
+export function track61(scores, names, target = 61) {
+  const perRow = 31;
+  const rows = Math.ceil((target + 1) / perRow);
+  const gap = 0.5;
+  const cell = 1;
+  const sides = scores.length;
+  const laneH = rows * cell + 0.9;
+  const width = perRow * cell + Math.floor(perRow / 5) * gap + 1;
+  const s = svg("svg", { viewBox: `0 0 ${width} ${sides * laneH + 0.4}`, class: "track", role: "img",
+    "aria-label": t("web.score.track_label", { target }) });
+  scores.forEach((score, side) => {
+    const lane = svg("g", { class: `lane side-${side}` });
+    const y0 = side * laneH + 0.6;
+    for (let i = 0; i <= target; i++) {
+      const row = Math.floor(i / perRow), col = i % perRow;
+      const x = 0.6 + col * cell + Math.floor(col / 5) * gap;
+      const y = y0 + row * cell + 0.3;
+      const filled = i <= score && i > 0;
+      const peg = i === Math.floor(score);
+      lane.append(svg("circle", {
+        cx: x, cy: y, r: peg ? 0.4 : 0.2,
+        class: peg ? "peg" : filled ? "hole filled" : i === target ? "hole finish" : "hole",
+      }));
+      if (i === target) lane.append(svg("text", { x: x + 0.65, y: y + 0.22, class: "track-finish", text: String(target) }));
+    }
+    lane.append(svg("title", { text: `${names[side]}: ${score} / ${target}` }));
+    s.append(lane);
+  });
+  return s;
+}

@@ -1,0 +1,84 @@
+// A round's summary as the server describes it: remaining pips, rounding, who is paid, half
+// points, the hand-ending point, a discarded event over 61. Words from the catalogue only.
+import { t, points } from "./i18n.js";
+import { el } from "./common.js";
+
+export function summaryLines(s, ctx) {
+  const { seatLabel, sideLabel } = ctx;
+  const out = [];
+  for (const line of s.lines) {
+    switch (line.kind) {
+      case "pool":
+        out.push(t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.sum, side: sideLabel(line.side) }));
+        out.push(t(line.sum === line.rounded ? "web.summary.no_rounding" : "web.summary.rounding", { sum: line.sum, rounded: line.rounded }));
+        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        break;
+      case "each":
+        for (const it of line.items) {
+          out.push(t(it.pips === it.rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(it.seat), pips: it.pips, rounded: it.rounded }));
+        }
+        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        break;
+      case "plain":
+        out.push(t("web.summary.plain", { pips: line.items.map((it) => it.pips).join(" + "), side: sideLabel(line.side) }));
+        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        break;
+      case "split":
+        out.push(t("web.summary.split", {
+          a: sideLabel(line.sides[0]), b: sideLabel(line.sides[1]), third: sideLabel(line.from),
+          pips: line.pips, rounded: line.rounded, half: line.half,
+        }));
+        break;
+      case "bonus":
+        out.push(t("web.summary.bonus", { side: sideLabel(line.side), points: points(line.points) }));
+        break;
+      case "discarded":
+        out.push(t("web.summary.discarded", { side: sideLabel(line.side), n: line.points, target: line.target }));
+        break;
+      case "tie":
+        out.push(t("web.summary.tie"));
+        break;
+      case "no_score":
+        out.push(t("web.summary.no_score"));
+        break;
+      case "tiles_never_score":
+        out.push(t("web.summary.tiles_never_score"));
+        break;
+      case "target":
+        out.push(t("web.summary.target_line", { side: sideLabel(line.side) }));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+export function summaryElement(s, ctx) {
+  const { seatLabel, sideLabel, nameOf } = ctx;
+  const box = el("div", { class: "summary" });
+  let reason;
+  if (s.reason === "domino") reason = t("web.summary.domino", { name: nameOf(s.went_out) });
+  else if (s.reason === "blocked") reason = t("web.summary.blocked");
+  else reason = t("web.summary.target", { side: sideLabel(s.lines[0] && s.lines[0].side) });
+  box.append(el("p", { class: "summary-reason" }, reason));
+  box.append(el("table", { class: "pips-table" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("web.summary.player")),
+      el("th", { scope: "col" }, t("web.summary.tiles_left")), el("th", { scope: "col" }, t("web.summary.pips")))),
+    el("tbody", {}, s.pips.map((p, i) => el("tr", {}, el("th", { scope: "row" }, seatLabel(i)),
+      el("td", {}, String(s.tiles[i])), el("td", {}, String(p)))))));
+  box.append(el("ul", { class: "summary-lines" }, summaryLines(s, ctx).map((x) => el("li", {}, x))));
+  box.append(el("h3", {}, t("web.summary.scores")));
+  box.append(el("ul", { class: "summary-scores" }, s.scores.map((sc, side) =>
+    el("li", {}, el("span", {}, sideLabel(side)), " ", el("strong", {}, String(sc)),
+      s.points[side] ? el("span", { class: "muted" }, ` (+${s.points[side]})`) : null))));
+  const nl = s.next_leader;
+  if (nl && !ctx.over) {
+    let text;
+    if (nl.seat != null) text = t("web.summary.next_leader", { name: nameOf(nl.seat) });
+    else if (nl.rule === "highest-double") text = t("web.summary.next_highest");
+    else text = t("web.summary.next_lot");
+    box.append(el("p", { class: "muted" }, text));
+  }
+  return box;
+}
