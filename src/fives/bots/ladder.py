@@ -160,16 +160,27 @@ class MediumBot(Bot):
 class SearchBot(Bot):
     """Determinized search over sampled worlds (``hard`` and ``expert``)."""
 
-    def __init__(self, name: str, worlds: int, budget: int, eps: float) -> None:
+    def __init__(
+        self,
+        name: str,
+        worlds: int,
+        budget: int,
+        eps: float,
+        endgame_tiles: int = 0,
+        beta: float = 0.0,
+    ) -> None:
         self.name = name
         self.worlds = worlds
         self.budget = budget
         self.eps = eps
+        self.endgame_tiles = endgame_tiles
+        self.beta = beta
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
         return search_values(
             view, rng, worlds=self.worlds, budget=self.budget, eps=self.eps,
-            world_source=self._worlds(view),
+            world_source=self._worlds(view), endgame_tiles=self.endgame_tiles,
+            beta=self.beta,
         )
 
     def _worlds(self, view: View) -> Callable[[random.Random], State] | None:

@@ -8,6 +8,7 @@ matter early in a match, winning it matters near the target.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -71,6 +72,71 @@ def outcome_value(
     return value
 
 
+def greedy_log_likelihood(beta: float) -> Callable[[State, int], float]:
+    """A model of the others' play: a softmax over the greedy policy's key (points now, then
+    weight), as a log-likelihood of the action they took."""
+
+    def log_likelihood(state: State, code: int) -> float:
+        codes = state.legal_codes()
+        if len(codes) < 2:
+            return 0.0
+        keys = [_greedy_key(state, c) for c in codes]
+        top = max(keys)
+        taken = _greedy_key(state, code)
+        norm = sum(math.exp(beta * (k - top)) for k in keys)
+        return beta * (taken - top) - math.log(norm)
+
+    return log_likelihood
+
+
+def _greedy_key(state: State, code: int) -> float:
+    if code < LEAD_BASE:
+        tid = code >> 2
+        total = state.layout.total_after(tid, code & 3)
+    else:
+        tid = code - LEAD_BASE
+        total = state.layout.total_after(tid, 0)
+    return state._points[total] + _PIPS[tid] / 12.0
+
+
+def endgame_ready(state: State, max_tiles: int) -> bool:
+    """Exact search pays off once nothing is left to draw and few tiles remain in hands."""
+    if state.config.sides != 2:
+        return False
+    if state.stock_left() > 0:
+        return False
+    return sum(h.bit_count() for h in state.hands) <= max_tiles
+
+
+def exact_value(state: State, before: Sequence[Score], side: int, match_weight: float,
+                alpha: float = -1e9, beta: float = 1e9) -> float:
+    """Perfect-information minimax (alpha-beta) of the rest of the round, two sides only."""
+    if state.turn < 0:
+        return outcome_value(state, before, side, match_weight)
+    codes = state.legal_codes()
+    if len(codes) == 1:
+        st = state.copy()
+        st.apply_code(codes[0])
+        return exact_value(st, before, side, match_weight, alpha, beta)
+    maximize = state.side[state.turn] == side
+    best = -1e9 if maximize else 1e9
+    for code in codes:
+        st = state.copy()
+        st.apply_code(code)
+        value = exact_value(st, before, side, match_weight, alpha, beta)
+        if maximize:
+            if value > best:
+                best = value
+            alpha = max(alpha, best)
+        else:
+            if value < best:
+                best = value
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best
+
+
 def search_values(
     view: View,
     rng: random.Random,
@@ -79,6 +145,8 @@ def search_values(
     budget: int,
     eps: float,
     world_source: Callable[[random.Random], State] | None = None,
+    endgame_tiles: int = 0,
+    beta: float = 0.0,
 ) -> dict[Action, float]:
     """Average playout outcome of each legal action over sampled worlds.
 
@@ -90,33 +158,50 @@ def search_values(
         return {legal[0]: 0.0}
     assert view.seat is not None
     side = view.config.side_of(view.seat)
+    weighted = None
     if world_source is None:
         try:
             sampler = WorldSampler(view)
         except SamplingError:
             return {a: 0.0 for a in legal}
         world_source = sampler.sample
+        if beta > 0:
+            model = greedy_log_likelihood(beta)
+
+            def weighted(r: random.Random) -> tuple[State, float]:
+                return sampler.sample_weighted(r, model)
     per = max(1, budget // (worlds * len(legal)))
     match_weight = view.config.target * 0.5
-    totals = [0.0] * len(legal)
-    count = 0
+    samples: list[tuple[State, float]] = []
     for _ in range(worlds):
         try:
-            world = world_source(rng)
+            samples.append(weighted(rng) if weighted else (world_source(rng), 0.0))
         except SamplingError:
             continue
+    if not samples:
+        return {a: 0.0 for a in legal}
+    top = max(logw for _, logw in samples)
+    totals = [0.0] * len(legal)
+    norm = 0.0
+    for world, logw in samples:
+        weight = math.exp(logw - top)
         before = world.scores[:]
+        if endgame_tiles and endgame_ready(world, endgame_tiles):
+            for i, action in enumerate(legal):
+                st = world.copy()
+                st.apply_code(int(action))
+                totals[i] += weight * exact_value(st, before, side, match_weight)
+            norm += weight
+            continue
         for _k in range(per):
             seed = rng.getrandbits(32)
             for i, action in enumerate(legal):
                 st = world.copy()
                 st.apply_code(int(action))
                 playout(st, random.Random(seed), eps)
-                totals[i] += outcome_value(st, before, side, match_weight)
-            count += 1
-    if not count:
-        return {a: 0.0 for a in legal}
-    return {a: totals[i] / count for i, a in enumerate(legal)}
+                totals[i] += weight * outcome_value(st, before, side, match_weight)
+        norm += weight * per
+    return {a: totals[i] / norm for i, a in enumerate(legal)}
 
 
 _PIPS = tuple(ACTIONS[LEAD_BASE + t].tile.pips for t in range(28))  # type: ignore[union-attr]

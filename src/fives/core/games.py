@@ -214,7 +214,7 @@ class Config:
         rules: Mapping[str, Any] | None = None,
     ) -> Config:
         """Validate and complete a configuration; RULES.md's defaults fill what is missing."""
-        g = find_game(game) if isinstance(game, str) else game
+        g = game if isinstance(game, Game) else find_game(game)
         if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
             raise RulesError(f"players must be 2, 3 or 4, not {players!r}")
         if teams is None:

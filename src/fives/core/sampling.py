@@ -19,6 +19,7 @@ history on the completed deal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,6 +31,7 @@ from fives.core.view import View
 __all__ = ["SamplingError", "WorldSampler", "proven_voids", "sample_world"]
 
 _INF: Final = 1 << 30
+_DRAW_CODE: Final = 140
 _RANK: Final = tuple(sorted(ALL_TILES, key=lead_priority).index(t) for t in ALL_TILES)
 _NUMS: Final = tuple((1 << t.low) | (1 << t.high) for t in ALL_TILES)
 
@@ -216,13 +218,31 @@ class WorldSampler:
         One constraint is checked after the fact: when the seat to act can only pass, some
         other hand must hold a playable tile (or the round would already be blocked, C-8).
         """
+        return self.sample_weighted(rng, None, check)[0]
+
+    def sample_weighted(
+        self,
+        rng: random.Random,
+        log_likelihood: Callable[[State, int], float] | None,
+        check: bool = False,
+    ) -> tuple[State, float]:
+        """A world and the log-likelihood of the others' choices in it under a model of play.
+
+        ``log_likelihood(state, code)`` is asked before each action of another seat that had
+        a choice; the sum lets a bot weight worlds by how well they explain what it saw.
+        """
         for _attempt in range(100):
-            state = self._build(rng, check)
-            if state is not None:
-                return state
+            built = self._build(rng, check, log_likelihood)
+            if built is not None:
+                return built
         raise SamplingError("no consistent world found")
 
-    def _build(self, rng: random.Random, check: bool) -> State | None:
+    def _build(
+        self,
+        rng: random.Random,
+        check: bool,
+        log_likelihood: Callable[[State, int], float] | None = None,
+    ) -> tuple[State, float] | None:
         view = self.view
         cfg = self.config
         where = self.assign(rng)
@@ -246,16 +266,20 @@ class WorldSampler:
         if self.round_start_scores is not None:
             state.scores = list(self.round_start_scores)
         state._begin(hands, stock, self.leader)
+        me = view.seat
+        total = 0.0
         for code in self.codes:
             if state.turn < 0:
                 return None  # this world blocked the round earlier than it really ended
+            if log_likelihood is not None and state.turn != me and code < _DRAW_CODE:
+                total += log_likelihood(state, code)
             if check:
                 state.play(ACTIONS[code])
             else:
                 state.apply_code(code)
         if state.turn != view.turn:
             return None
-        return state
+        return state, total
 
 
 def sample_world(view: View, rng: random.Random) -> State:

@@ -83,7 +83,7 @@ class Tile:
         if not isinstance(text, str):
             raise NotationError(f"a tile is written 'a-b', not {text!r}")
         parts = text.strip().split("-")
-        if len(parts) != 2 or not all(len(p) == 1 and p.isdigit() for p in parts):
+        if len(parts) != 2 or not all(len(p) == 1 and p in "0123456789" for p in parts):
             raise NotationError(f"a tile is written 'a-b' with halves 0 to 6, not {text!r}")
         a, b = int(parts[0]), int(parts[1])
         if a > 6 or b > 6:
