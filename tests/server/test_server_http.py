@@ -1,0 +1,151 @@
+"""The HTTP side: pages, the catalogue, creating tables, finished matches, records, replays
+and translated errors (never a traceback)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+import pytest
+
+from fives.core.record import Record, replay
+
+from .harness import SeatClient, create_table, play_to_end
+
+
+@pytest.mark.parametrize("path", ["/", "/t/abc123", "/replay/abc123", "/history", "/rules",
+                                  "/rules/muggins", "/static/css/app.css", "/static/js/table.js"])
+def test_pages_are_served(shared_server: str, path: str) -> None:
+    r = httpx.get(shared_server + path, timeout=5)
+    assert r.status_code == 200
+    assert "Traceback" not in r.text
+
+
+def test_unknown_page_and_api(shared_server: str) -> None:
+    r = httpx.get(shared_server + "/nope", timeout=5)
+    assert r.status_code == 404 and "<html" in r.text and "Traceback" not in r.text
+    r = httpx.get(shared_server + "/api/nope?lang=hi", timeout=5)
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
+
+
+def test_catalogue_endpoint(shared_server: str) -> None:
+    for lang in ("en", "hi"):
+        data = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5).json()
+        assert data["lang"] == lang
+        assert data["messages"]["common.points"]
+    assert httpx.get(f"{shared_server}/api/i18n/fr", timeout=5).status_code == 404
+
+
+def test_meta(shared_server: str) -> None:
+    meta = httpx.get(f"{shared_server}/api/meta", timeout=5).json()
+    assert set(meta["games"]) == {"all-fives", "fives-and-threes", "muggins", "draw", "block"}
+    assert meta["games"]["all-fives"]["targets"]["2"] == 250
+    assert "easy" in meta["bots"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ({"game": "chess", "name": "A"}, "bad_game"),
+        ({"players": 5, "name": "A"}, "bad_players"),
+        ({"players": 2, "teams": True, "name": "A"}, "bad_teams"),
+        ({"target": -3, "name": "A"}, "bad_target"),
+        ({"turn_time": 1, "name": "A"}, "bad_turn_time"),
+        ({"name": ""}, "bad_name"),
+        ({"seats": [{"kind": "bot"}], "name": "A"}, "bad_seats"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "level": "godlike"}], "name": "A"}, "bad_level"),
+        ({"seats": [{"kind": "bot"}, {"kind": "bot"}], "name": "A"}, "bad_seats"),
+    ],
+)
+def test_create_validation_is_translated(shared_server: str, spec: dict, code: str) -> None:
+    r = httpx.post(f"{shared_server}/api/tables", json=spec, timeout=5)
+    assert r.status_code == 400 and r.json()["error"] == code
+    en = r.json()["message"]
+    r = httpx.post(f"{shared_server}/api/tables?lang=hi", json=spec, timeout=5)
+    hi = r.json()["message"]
+    assert en and hi and en != hi
+    r = httpx.post(f"{shared_server}/api/tables", json=spec, timeout=5,
+                   headers={"Accept-Language": "hi-IN,hi;q=0.9"})
+    assert r.json()["message"] == hi
+
+
+def test_bad_bodies(shared_server: str) -> None:
+    r = httpx.post(f"{shared_server}/api/tables", content=b"{nope", timeout=5)
+    assert r.status_code == 400 and r.json()["error"] == "bad_json"
+    r = httpx.post(f"{shared_server}/api/tables", content=b"x" * 9000, timeout=5)
+    assert r.json()["error"] == "too_big"
+    r = httpx.post(f"{shared_server}/api/play-now", json=[1], timeout=5)
+    assert r.json()["error"] == "bad_request"
+
+
+def test_play_now_and_watch_only_tables(shared_server: str) -> None:
+    r = httpx.post(f"{shared_server}/api/play-now", json={"name": "Asha"}, timeout=5)
+    assert r.status_code == 201
+    body = r.json()
+    assert body["seat"] == 0 and len(body["token"]) > 20
+    bots = create_table(shared_server, game="draw", players=3, watch=True,
+                        seats=[{"kind": "bot", "level": "random"}] * 3)
+    assert bots["token"] is None
+
+
+def test_finished_match_record_replay_and_history(shared_server: str) -> None:
+    created = create_table(shared_server, game="fives-and-threes", players=2, name="Asha",
+                           turn_time=0, target=6, seed=2)
+    table = created["table"]
+    # not finished yet: no record (it would show the hands)
+    r = httpx.get(f"{shared_server}/api/matches/{table}/record", timeout=5)
+    assert r.status_code == 404 and r.json()["error"] == "not_finished"
+
+    async def go() -> dict:
+        c = await SeatClient(shared_server, table, created["token"]).connect()
+        last = await play_to_end([c], random.Random(0), timeout=60)
+        await c.close()
+        return last
+
+    last = asyncio.run(go())
+    r = httpx.get(f"{shared_server}/api/matches/{table}/record", timeout=5)
+    assert r.status_code == 200
+    assert "attachment" in r.headers["content-disposition"]
+    record = r.json()
+    assert replay(Record.from_data(record))["scores"] == last["result"]["scores"]
+    frames = httpx.get(f"{shared_server}/api/matches/{table}/replay", timeout=5).json()
+    assert frames["result"] == last["result"]
+    first = frames["rounds"][0]["frames"]
+    assert first[0]["event"]["kind"] == "deal"
+    assert sum(len(h) for h in first[0]["hands"]) == 14
+    assert first[-1]["summary"] is not None
+    history = httpx.get(f"{shared_server}/api/matches", timeout=5).json()["matches"]
+    assert table in [m["id"] for m in history]
+    r = httpx.get(f"{shared_server}/api/matches/nosuch/record?lang=hi", timeout=5)
+    assert r.status_code == 404 and r.json()["message"] != "not_found"
+
+
+def test_fives_replay_reads_a_downloaded_record(shared_server: str, tmp_path) -> None:
+    """The records the browser downloads are RECORD.md records: `fives replay` reads them."""
+    import json
+    import subprocess
+    import sys
+
+    matches = httpx.get(f"{shared_server}/api/matches", timeout=5).json()["matches"]
+    if not matches:
+        pytest.skip("no finished match on this server yet")
+    record = httpx.get(f"{shared_server}/api/matches/{matches[0]['id']}/record", timeout=5).text
+    path = tmp_path / "match.json"
+    path.write_text(record, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "fives.cli.main", "replay", str(path), "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["over"] is True
+
+
+def test_example_layouts(shared_server: str) -> None:
+    r = httpx.get(f"{shared_server}/api/example",
+                  params={"game": "all-fives", "actions": "1-4,1-1@W,4-4@E"}, timeout=5)
+    data = r.json()
+    assert data["layout"]["sentence"] == "2 + 8 = 10" and data["points"] == 10
+    r = httpx.get(f"{shared_server}/api/example",
+                  params={"game": "fives-and-threes", "actions": "3-6,6-6@E"}, timeout=5)
+    assert r.json()["points"] == 8
+    r = httpx.get(f"{shared_server}/api/example", params={"actions": "1-4,6-6@E"}, timeout=5)
+    assert r.status_code == 400 and r.json()["error"] == "illegal"

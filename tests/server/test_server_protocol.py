@@ -1,0 +1,354 @@
+"""The table protocol over WebSockets: seats and tokens, reconnects, stale and illegal actions,
+bad messages, rate limits, the clock, the pause between rounds and the rematch."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+
+from .harness import SeatClient, create_table, fast_settings, play_to_end, running_server
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def my_turn(c: SeatClient, timeout: float = 10) -> dict[str, Any]:
+    return await c.wait(
+        lambda m: m["type"] == "state" and m["view"] is not None and m["view"]["turn"] == c.seat
+        and bool(m["view"]["legal"]) and m["summary"] is None,
+        timeout,
+    )
+
+
+async def quiet(c: SeatClient, seconds: float = 0.3) -> list[dict[str, Any]]:
+    """The messages that arrive within a short while."""
+    start = len(c.messages)
+    await asyncio.sleep(seconds)
+    return c.messages[start:]
+
+
+async def error_for(c: SeatClient, msg: Any) -> dict[str, Any]:
+    start = len(c.messages)
+    await c.send(msg)
+    return await c.wait(lambda m: m["type"] == "error", 5, start)
+
+
+def two_humans(base: str, game: str = "all-fives", **kw: Any) -> dict[str, Any]:
+    return create_table(base, game=game, players=2, name="Asha", turn_time=0,
+                        seats=[{"kind": "human"}, {"kind": "human"}], **kw)
+
+
+async def seat_both(base: str, created: dict[str, Any], lang: str = "en") -> tuple[SeatClient, SeatClient]:
+    a = await SeatClient(base, created["table"], created["token"], lang=lang).connect()
+    b = await SeatClient(base, created["table"], lang=lang).connect()
+    await b.send({"type": "join", "seat": 1, "name": "Bea"})
+    joined = await b.wait(lambda m: m["type"] == "joined")
+    b.seat = 1
+    b.token = joined["token"]
+    for c in (a, b):
+        await c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+    return a, b
+
+
+def test_reconnect_takes_the_seat_back(server: str) -> None:
+    created = create_table(server, game="all-fives", players=2, name="Asha", turn_time=0, seed=3)
+
+    async def go() -> None:
+        a = await SeatClient(server, created["table"], created["token"]).connect()
+        assert a.seat == 0
+        st = await my_turn(a)
+        hand, n = st["view"]["hand"], st["n"]
+        await a.close()
+        again = await SeatClient(server, created["table"], created["token"]).connect()
+        assert again.seat == 0
+        st2 = again.state
+        assert st2 is not None
+        assert st2["view"]["hand"] == hand and st2["n"] == n
+        # and it can play on
+        await again.send({"type": "act", "action": st2["view"]["legal"][0], "n": n})
+        await again.wait(lambda m: m["type"] == "state" and m["n"] > n)
+        await again.close()
+
+    run(go())
+
+
+def test_stale_illegal_and_not_your_turn_change_nothing(server: str) -> None:
+    created = two_humans(server, seed=5)
+
+    async def go() -> None:
+        a, b = await seat_both(server, created, lang="hi")
+        mover, other = (a, b) if a.state["view"]["turn"] == 0 else (b, a)
+        st = await my_turn(mover)
+        n = st["n"]
+        other_before = len(other.messages)
+        # stale: an older counter
+        err = await error_for(mover, {"type": "act", "action": st["view"]["legal"][0], "n": n - 1})
+        assert err["code"] == "stale"
+        assert "मेज़" in err["message"]  # the connection asked for Hindi
+        # not held
+        held = set(st["view"]["hand"])
+        stranger = next(f"{x}-{y}" for x in range(7) for y in range(x, 7) if f"{x}-{y}" not in held)
+        err = await error_for(mover, {"type": "act", "action": stranger, "n": n})
+        assert err["code"] in ("illegal_not_held", "illegal_lead_no_end")
+        # nonsense notation
+        err = await error_for(mover, {"type": "act", "action": "9-9@Q", "n": n})
+        assert err["code"] == "illegal_notation"
+        # the other seat may not act now
+        err = await error_for(other, {"type": "act", "action": "draw", "n": n})
+        assert err["code"] == "not_your_turn"
+        # nothing changed, and the other seat heard nothing of the errors
+        await asyncio.sleep(0.2)
+        assert mover.state["n"] == n
+        assert all(m["type"] == "error" for m in other.messages[other_before:])
+        # a legal action still goes through
+        await mover.send({"type": "act", "action": st["view"]["legal"][0], "n": n})
+        await other.wait(lambda m: m["type"] == "state" and m["n"] == n + 1)
+        await a.close()
+        await b.close()
+
+    run(go())
+
+
+def test_illegal_reasons_are_named(server: str) -> None:
+    """After the lead: a play without an end, a closed end, a draw while able to play."""
+    created = two_humans(server, seed=8)
+
+    async def go() -> None:
+        a, b = await seat_both(server, created)
+        first = a if a.state["view"]["turn"] == 0 else b
+        second = b if first is a else a
+        st = await my_turn(first)
+        await first.send({"type": "act", "action": st["view"]["legal"][0], "n": st["n"]})
+        st = await my_turn(second)
+        legal = st["view"]["legal"]
+        playable = [x for x in legal if "@" in x]
+        codes = set()
+        if playable:
+            tile = playable[0].split("@")[0]
+            codes.add((await error_for(second, {"type": "act", "action": tile, "n": st["n"]}))["code"])
+            codes.add((await error_for(second, {"type": "act", "action": "draw", "n": st["n"]}))["code"])
+            codes.add((await error_for(second, {"type": "act", "action": f"{tile}@N", "n": st["n"]}))["code"])
+            assert {"illegal_needs_end", "illegal_must_play"} <= codes
+            assert codes & {"illegal_side_arm", "illegal_end_closed"}
+        else:
+            code = (await error_for(second, {"type": "act", "action": "pass", "n": st["n"]}))["code"]
+            assert code == "illegal_must_draw"
+        await a.close()
+        await b.close()
+
+    run(go())
+
+
+def test_wrong_token_watches_and_cannot_act(server: str) -> None:
+    created = create_table(server, game="draw", players=2, name="Asha", turn_time=0)
+
+    async def go() -> None:
+        c = SeatClient(server, created["table"], token="not-a-real-token")
+        await c.connect()
+        assert c.seat is None
+        err = await c.wait(lambda m: m["type"] == "error")
+        assert err["code"] == "bad_token"
+        st = c.state
+        err = await error_for(c, {"type": "act", "action": "draw", "n": st["n"]})
+        assert err["code"] == "not_seated"
+        # the spectator's view holds no hand
+        assert st["view"] is None or st["view"]["hand"] == []
+        await c.close()
+
+    run(go())
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": "dance"}', "unknown_type"),
+        ('{"type": "act", "n": 1}', "missing_field"),
+        ('{"type": "act", "action": 5, "n": 1}', "bad_field"),
+        ('{"type": "act", "action": "draw", "n": true}', "bad_field"),
+        ('{"type": "ping", "extra": 1}', "bad_field"),
+        ('{"type": "lang", "lang": "fr"}', "bad_lang"),
+        ('{"type": "hello"}', "already_greeted"),
+        (json.dumps({"type": "join", "seat": 1, "name": "x" * 3000}), "too_big"),
+    ],
+)
+def test_bad_messages_get_a_clear_error(shared_server: str, raw: str, code: str) -> None:
+    created = create_table(shared_server, game="block", players=2, name="Asha", turn_time=0)
+
+    async def go() -> None:
+        c = await SeatClient(shared_server, created["table"], created["token"]).connect()
+        n = c.state["n"]
+        err = await error_for(c, raw)
+        assert err["code"] == code
+        assert err["message"] and not err["message"].startswith("web.error")
+        # the connection lives on and nothing changed
+        await c.send({"type": "ping"})
+        pong = await c.wait(lambda m: m["type"] == "pong")
+        assert pong["n"] == n
+        await c.close()
+
+    run(go())
+
+
+def test_binary_and_before_hello(shared_server: str) -> None:
+    created = create_table(shared_server, game="block", players=2, name="Asha", turn_time=0)
+
+    async def go() -> None:
+        c = await SeatClient(shared_server, created["table"]).connect(hello=False)
+        err = await error_for(c, {"type": "ping"})
+        assert err["code"] == "hello_first"
+        await c.ws.send(b"\x00\x01")
+        err = await c.wait(lambda m: m["type"] == "error" and m["code"] == "not_text")
+        assert err["message"]
+        await c.close()
+
+    run(go())
+
+
+def test_unknown_table(shared_server: str) -> None:
+    async def go() -> None:
+        c = await SeatClient(shared_server, "nosuchtable").connect(hello=False)
+        err = await c.wait(lambda m: m["type"] == "error")
+        assert err["code"] == "not_found"
+        await c.close()
+
+    run(go())
+
+
+def test_rate_limit(tmp_path) -> None:
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), rate=5.0, burst=5)
+    with running_server(settings) as base:
+        created = create_table(base, game="block", players=2, name="Asha", turn_time=0)
+
+        async def go() -> None:
+            c = await SeatClient(base, created["table"], created["token"]).connect()
+            for _ in range(30):
+                await c.send({"type": "ping"})
+            err = await c.wait(lambda m: m["type"] == "error")
+            assert err["code"] == "rate_limited"
+            pongs = await quiet(c, 0.5)
+            assert sum(m["type"] == "pong" for m in pongs) + sum(
+                m["type"] == "pong" for m in c.messages) < 30
+            await asyncio.sleep(1.2)
+            await c.send({"type": "ping"})
+            await c.wait(lambda m: m["type"] == "pong", 5, len(c.messages) - 1)
+            await c.close()
+
+        run(go())
+
+
+def test_join_seats_and_start_with_bots(server: str) -> None:
+    created = create_table(server, game="muggins", players=3, name="Asha", turn_time=0,
+                           seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+
+    async def go() -> None:
+        host = await SeatClient(server, created["table"], created["token"]).connect()
+        assert host.state["info"]["status"] == "waiting"
+        guest = await SeatClient(server, created["table"]).connect()
+        assert (await error_for(guest, {"type": "join", "seat": 0, "name": "Bea"}))["code"] == "seat_taken"
+        assert (await error_for(guest, {"type": "join", "seat": 7, "name": "Bea"}))["code"] == "bad_seat"
+        assert (await error_for(guest, {"type": "join", "seat": 1, "name": "   "}))["code"] == "bad_name"
+        assert (await error_for(guest, {"type": "start"}))["code"] == "not_host"
+        await guest.send({"type": "join", "seat": 1, "name": "Bea"})
+        await guest.wait(lambda m: m["type"] == "joined")
+        guest.seat = 1
+        assert (await error_for(guest, {"type": "join", "seat": 2, "name": "Bea"}))["code"] == "already_seated"
+        assert (await error_for(guest, {"type": "start"}))["code"] == "not_host"
+        lobby = await asyncio.to_thread(
+            lambda: __import__("httpx").get(f"{server}/api/tables", timeout=5).json())
+        entry = next(t for t in lobby["tables"] if t["id"] == created["table"])
+        assert entry["free"] == [2]
+        await host.send({"type": "start"})
+        st = await host.wait(lambda m: m["type"] == "state" and m["info"]["status"] == "playing")
+        assert st["info"]["seats"][2]["kind"] == "bot"
+        late = await SeatClient(server, created["table"]).connect()
+        assert (await error_for(late, {"type": "join", "seat": 2, "name": "Cy"}))["code"] == "no_free_seat"
+        for c in (host, guest, late):
+            await c.close()
+
+    run(go())
+
+
+def test_rounds_wait_for_ready_and_draws_show_only_to_the_drawer(server: str) -> None:
+    created = two_humans(server, seed=21)
+
+    async def go() -> None:
+        a, b = await seat_both(server, created)
+        rng = random.Random(2)
+        last = await play_to_end([a, b], rng, rounds=1)
+        summary = last["summary"]
+        assert summary is not None and summary["round"] == 0
+        assert summary["lines"]
+        # the next round waits until both say they are ready
+        await a.send({"type": "ready"})
+        await asyncio.sleep(0.3)
+        assert a.state["summary"] is not None and a.state["info"]["waiting_for"] == [1]
+        start = len(a.messages)
+        await b.send({"type": "ready"})
+        st = await a.wait(lambda m: m["type"] == "state" and m["event"]
+                          and m["event"]["kind"] == "deal", 10, start)
+        assert st["view"]["round"] == 1
+        for c in (a, b):
+            for m in c.messages:
+                ev = m.get("event") if m["type"] == "state" else None
+                if ev and ev["kind"] == "draw":
+                    assert ("tile" in ev) == (ev["seat"] == c.seat)
+                    assert "drawn" not in ev
+        await a.close()
+        await b.close()
+
+    run(go())
+
+
+def test_rematch_keeps_the_seats(server: str) -> None:
+    created = create_table(server, game="all-fives", players=2, name="Asha", turn_time=0,
+                           target=5, seed=4)
+
+    async def go() -> None:
+        a = await SeatClient(server, created["table"], created["token"]).connect()
+        last = await play_to_end([a], random.Random(1), timeout=60)
+        assert last["result"] is not None
+        await a.send({"type": "rematch"})
+        msg = await a.wait(lambda m: m["type"] == "rematch")
+        new = msg["table"]
+        assert new != created["table"]
+        again = await SeatClient(server, new, created["token"]).connect()
+        assert again.seat == 0
+        assert again.state["info"]["rematch_of"] == created["table"]
+        await a.close()
+        await again.close()
+
+    run(go())
+
+
+def test_clock_timeouts_then_a_bot_keeps_the_seat(tmp_path) -> None:
+    """On timeout the server plays for the player (marked), three in a row hand the seat to a
+    bot, and the player takes it back."""
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), min_turn_time=0.1)
+    with running_server(settings) as base:
+        created = create_table(base, game="all-fives", players=2, name="Asha",
+                               turn_time=0.25, seed=9)
+
+        async def go() -> None:
+            a = await SeatClient(base, created["table"], created["token"]).connect()
+            await a.wait(lambda m: m["type"] == "state" and m["info"]["seats"][0]["away"], 20)
+            hows = [m["event"]["how"] for m in a.messages
+                    if m["type"] == "state" and m["event"] and m["event"].get("seat") == 0
+                    and m["event"]["kind"] in ("play", "lead")]
+            assert hows[:3] == ["timeout"] * 3
+            await a.wait(lambda m: m["type"] == "state" and m["event"]
+                         and m["event"].get("how") == "away", 20)
+            clocks = [m["info"]["clock"] for m in a.messages if m["type"] == "state" and m["info"]["clock"]]
+            assert clocks and clocks[0]["total"] == 250
+            await a.send({"type": "back"})
+            st = await a.wait(lambda m: m["type"] == "state" and not m["info"]["seats"][0]["away"])
+            assert st["info"]["seats"][0]["timeouts"] == 0
+            await a.close()
+
+        run(go())

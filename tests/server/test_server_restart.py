@@ -1,0 +1,133 @@
+"""Nothing lost: a real server process is killed in the middle of a round and started again on
+the same SQLite file; every unfinished table comes back where it was, seats are reclaimable with
+their tokens, a waiting table can still be joined, and the turn clock runs again."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+from .harness import SeatClient, create_table, play_to_end
+
+
+@contextmanager
+def serve(db: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
+         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        match = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert match, f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        base = match.group(0)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.05)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
+
+
+async def my_choice(c: SeatClient) -> dict:
+    return await c.wait(
+        lambda m: m["type"] == "state" and m["view"] is not None and m["view"]["turn"] == c.seat
+        and len(m["view"]["legal"]) > 1 and m["summary"] is None, 15)
+
+
+def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
+    db = str(tmp_path / "fives.sqlite3")
+    with serve(db) as (proc, base):
+        t1 = create_table(base, game="all-fives", players=2, name="Asha", turn_time=0, seed=12)
+        t2 = create_table(base, game="fives-and-threes", players=2, name="Asha", turn_time=0,
+                          seats=[{"kind": "human"}, {"kind": "human"}])
+        t3 = create_table(base, game="muggins", players=2, name="Cy", turn_time=3, seed=5)
+
+        async def before() -> tuple[dict, dict]:
+            a = await SeatClient(base, t1["table"], t1["token"]).connect()
+            rng = random.Random(3)
+            for _ in range(3):
+                st = await a.wait(
+                    lambda m: m["type"] == "state" and m["view"] is not None
+                    and m["view"]["turn"] == 0 and bool(m["view"]["legal"]), 15,
+                    len(a.messages) - 1)
+                await a.send({"type": "act", "action": rng.choice(st["view"]["legal"]),
+                              "n": st["n"]})
+                await a.wait(lambda m, n=st["n"]: m["type"] == "state" and m["n"] > n, 15)
+            await asyncio.sleep(0.3)  # the bot answers
+            kept = a.state
+            c = await SeatClient(base, t3["table"], t3["token"]).connect()
+            clocked = await my_choice(c)
+            await a.close()
+            await c.close()
+            return kept, clocked
+
+        kept, clocked = asyncio.run(before())
+        assert kept["view"]["end"] is None and kept["n"] > 3
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+    with serve(db) as (_proc, base):
+        lobby = httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]
+        assert {t1["table"], t2["table"], t3["table"]} <= {t["id"] for t in lobby}
+
+        async def after() -> None:
+            # the seat comes back with its token, exactly where it was
+            a = await SeatClient(base, t1["table"], t1["token"]).connect()
+            assert a.seat == 0
+            st = a.state
+            assert st["n"] == kept["n"]
+            for key in ("hand", "hand_sizes", "stock", "scores", "history", "layout", "turn", "legal"):
+                assert st["view"][key] == kept["view"][key], key
+            # and the round plays on to its end
+            last = await play_to_end([a], random.Random(4), rounds=1, timeout=60)
+            assert last["summary"] is not None
+            # a waiting table can still be joined, and then starts
+            b = await SeatClient(base, t2["table"]).connect()
+            await b.send({"type": "join", "seat": 1, "name": "Bea"})
+            await b.wait(lambda m: m["type"] == "joined")
+            await b.wait(lambda m: m["type"] == "state" and m["info"]["status"] == "playing")
+            # the clock resumed: the absent player's turn is played for them
+            w = await SeatClient(base, t3["table"]).connect()
+            ev = await w.wait(lambda m: m["type"] == "state" and m["event"] is not None
+                              and m["event"].get("how") == "timeout", 10)
+            assert ev["event"]["seat"] == 0 and ev["n"] == clocked["n"] + 1
+            for c in (a, b, w):
+                await c.close()
+
+        asyncio.run(after())
+
+
+def test_serve_reports_a_busy_port_without_traceback(tmp_path) -> None:
+    db = str(tmp_path / "fives.sqlite3")
+    with serve(db) as (_proc, base):
+        port = base.rsplit(":", 1)[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "fives.cli.main", "serve", "--port", port, "--db", db],
+            capture_output=True, text=True, timeout=30,
+        )
+        assert out.returncode == 2
+        assert out.stderr.startswith("error:") and "Traceback" not in out.stderr
+        assert "in use" in out.stderr
