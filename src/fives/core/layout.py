@@ -149,16 +149,18 @@ class Layout:
             new = outer + outer if dbl else outer
             return new + (v + v if double[other_end] else v)
         length = self.length
-        joined = value[end] if length[end] else _LOW[self.spinner]
+        sv = _LOW[self.spinner]
+        joined = value[end] if length[end] else sv
         outer = high if low == joined else low
         total = 0
         for e in ALL_ENDS:
             if e == end:
                 total += outer + outer if dbl else outer
             elif length[e]:
-                total += value[e] * 2 if double[e] else value[e]
-        if not (length[W] or end == W) or not (length[E] or end == E):
-            total += 2 * _LOW[self.spinner]
+                v = value[e]
+                total += v + v if double[e] else v
+        if not (length[0] or end == 0) or not (length[1] or end == 1):
+            total += sv + sv
         return total
 
     def fits(self, tile_id: int, end: int) -> bool:
@@ -204,15 +206,48 @@ class Layout:
         elif self.spinner < 0:
             self._become_spinner(tile_id, end)
         else:
-            joined = value[end] if self.length[end] else _LOW[self.spinner]
-            outer = high if low == joined else low
-            value[end] = outer
-            self.double[end] = dbl
-            self.length[end] += 1
-            self.arms[end].append((tile_id, outer))
+            return self._place_on_spinner(tile_id, end, low, high, dbl)
         self.count += 1
         self._refresh_ends()
         return self.ends_total()
+
+    def _place_on_spinner(self, tile_id: int, end: int, low: int, high: int, dbl: bool) -> int:
+        """A play once the spinner is down: one arm grows; ends and total in one pass."""
+        value = self.value
+        double = self.double
+        length = self.length
+        sv = _LOW[self.spinner]
+        joined = value[end] if length[end] else sv
+        outer = high if low == joined else low
+        value[end] = outer
+        double[end] = dbl
+        length[end] += 1
+        self.arms[end].append((tile_id, outer))
+        self.count += 1
+        lw = length[0]
+        le = length[1]
+        vw = value[0] if lw else sv
+        ve = value[1] if le else sv
+        total = 0 if (lw and le) else sv + sv
+        if lw:
+            total += vw + vw if double[0] else vw
+        if le:
+            total += ve + ve if double[1] else ve
+        if (lw and le) or not self.gate:
+            ln = length[2]
+            ls = length[3]
+            vn = value[2] if ln else sv
+            vs = value[3] if ls else sv
+            if ln:
+                total += vn + vn if double[2] else vn
+            if ls:
+                total += vs + vs if double[3] else vs
+            self.ends = [(0, vw), (1, ve), (2, vn), (3, vs)]
+            self.open_mask = _PAIR_MASK[vw * 7 + ve] | _PAIR_MASK[vn * 7 + vs]
+        else:
+            self.ends = [(0, vw), (1, ve)]
+            self.open_mask = _PAIR_MASK[vw * 7 + ve]
+        return total
 
     def _become_spinner(self, tile_id: int, end: int) -> None:
         """SP-1: the first double, played on an end of the line, becomes the spinner.
