@@ -136,7 +136,8 @@ export function computeLayout(ex, limits = { lx: 9, ly: 5 }) {
     const g = tt.clone();
     g.prepare(2);
     const ghost = rectOf(g.p, g.d, 2, 1);
-    out.ghosts[o.end] = { ...ghost, value: o.value, d: g.d };
+    const label = add(g.p, g.d, 1.5);
+    out.ghosts[o.end] = { ...ghost, value: o.value, d: g.d, lx: label[0], ly: label[1] };
     const m = add(g.p, g.d, 0.5);
     out.markers.push({ end: o.end, x: m[0], y: m[1], value: o.value, counted: o.end in counted ? counted[o.end] : null });
   }
@@ -200,8 +201,7 @@ export function renderLayout(svgEl, ex, opts = {}) {
       onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onEnd && opts.onEnd(end); } },
     });
     g.append(svg("rect", { x: gh.x + 0.05, y: gh.y + 0.05, width: gh.w - 0.1, height: gh.h - 0.1, rx: 0.16, class: "ghost-body" }));
-    const cx = gh.x + gh.w / 2, cy = gh.y + gh.h / 2;
-    g.append(svg("text", { x: cx, y: cy + 0.02, class: "ghost-label", text: end }));
+    g.append(svg("text", { x: gh.lx, y: gh.ly + 0.02, class: "ghost-label", text: end }));
     g.append(svg("title", { text: label }));
     marks.append(g);
   }

@@ -9,7 +9,9 @@ export function summaryLines(s, ctx) {
   for (const line of s.lines) {
     switch (line.kind) {
       case "pool":
-        out.push(t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.sum, side: sideLabel(line.side) }));
+        out.push(line.pips.length > 1
+          ? t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.sum })
+          : t("web.summary.pool_one", { sum: line.sum }));
         out.push(t(line.sum === line.rounded ? "web.summary.no_rounding" : "web.summary.rounding", { sum: line.sum, rounded: line.rounded }));
         out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
         break;
