@@ -246,6 +246,19 @@ class Config:
         side_arm_gate = rules.get("side_arm_gate", True)
         return Config(g, players, teams, target, hand_size, side_arm_gate)
 
+    def header(self) -> dict[str, Any]:
+        """The fields a record and a report start with: game, players, teams, target, rules."""
+        out: dict[str, Any] = {
+            "game": self.game.name,
+            "players": self.players,
+            "teams": self.teams,
+            "target": self.target,
+        }
+        rules = self.house_rules()
+        if rules:
+            out["rules"] = rules
+        return out
+
     def house_rules(self) -> dict[str, Any]:
         """The house rules that differ from RULES.md (a record's ``"rules"`` object)."""
         out: dict[str, Any] = {}

@@ -15,11 +15,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from fives.core.games import Config, RulesError
-from fives.core.state import DealError, IllegalAction, RoundInfo, Score, State
+from fives.core.state import DealError, IllegalAction, RoundInfo, State, score_json
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, NotationError, Tile
 
 __all__ = ["Record", "RecordError", "RecordRound", "record_of", "replay", "report_of", "score_json"]
@@ -123,16 +122,7 @@ class Record:
         return Record(config, rounds, seats, extra)
 
     def to_data(self) -> dict[str, Any]:
-        cfg = self.config
-        out: dict[str, Any] = {
-            "game": cfg.game.name,
-            "players": cfg.players,
-            "teams": cfg.teams,
-            "target": cfg.target,
-        }
-        rules = cfg.house_rules()
-        if rules:
-            out["rules"] = rules
+        out = self.config.header()
         if self.seats is not None:
             out["seats"] = list(self.seats)
         out.update(self.extra)
@@ -218,13 +208,6 @@ def replay_state(record: Record) -> State:
     return state
 
 
-def score_json(x: Score) -> int | float:
-    """A score for JSON: whole numbers as ints, a half point as ``.5``."""
-    if isinstance(x, Fraction):
-        return int(x) if x.denominator == 1 else float(x)
-    return x
-
-
 def round_report(info: RoundInfo) -> dict[str, Any]:
     events: list[dict[str, Any]] = []
     for seat, code, ends, points, tile in info.log:
@@ -239,32 +222,14 @@ def round_report(info: RoundInfo) -> dict[str, Any]:
     return {
         "leader": info.leader,
         "events": events,
-        "end": None
-        if end is None
-        else {
-            "reason": end.reason,
-            "winner": end.winner,
-            "points": [score_json(p) for p in end.points],
-            "pips": list(end.pips),
-            "payment": end.payment,
-            **({"discarded": end.discarded} if end.discarded else {}),
-        },
+        "end": None if end is None else end.to_json(),
         "scores": [score_json(s) for s in info.scores],
     }
 
 
 def report_of(state: State) -> dict[str, Any]:
     """The ``fives replay --json`` report of a match state (RECORD.md)."""
-    cfg = state.config
-    out: dict[str, Any] = {
-        "game": cfg.game.name,
-        "players": cfg.players,
-        "teams": cfg.teams,
-        "target": cfg.target,
-    }
-    rules = cfg.house_rules()
-    if rules:
-        out["rules"] = rules
+    out = state.config.header()
     out["rounds"] = [round_report(r) for r in state.rounds()]
     out["scores"] = [score_json(s) for s in state.scores]
     out["winner"] = state.winner

@@ -33,6 +33,21 @@ def _horizontal(tid: int, left: int, right: int, spinner: bool = False) -> str:
     return f"[{left}|{right}]"
 
 
+def _side_arm(layout: Layout, end: int, end_mark: str) -> list[str]:
+    """The cells of a side arm from the spinner outwards: one per half, a double as one cell."""
+    cells = []
+    for tid, outer in layout.arms[end]:
+        tile = ALL_TILES[tid]
+        inner = tile.other(outer)
+        if tile.is_double:
+            cells.append(f"[{inner}:{outer}]")
+        else:
+            cells.extend((f"[{inner}]", f"[{outer}]"))
+    if end_mark:
+        cells.append(end_mark)
+    return cells
+
+
 def points_word(points: int) -> str:
     return "1 point" if points == 1 else f"{points} points"
 
@@ -79,27 +94,9 @@ def render_layout(layout: Layout) -> str:
     pad = " " * column
     lines: list[str] = []
     if layout.spinner >= 0:
-        above = []
-        for tid, outer in layout.arms[N]:
-            tile = ALL_TILES[tid]
-            inner = tile.other(outer)
-            above.append(f"[{inner}:{outer}]" if tile.is_double else f"[{inner}]")
-            if not tile.is_double:
-                above.append(f"[{outer}]")
-        if mark(N):
-            above.append(mark(N))
-        lines.extend(pad + cell for cell in reversed(above))
+        lines.extend(pad + cell for cell in reversed(_side_arm(layout, N, mark(N))))
     lines.append(line)
     if layout.spinner >= 0:
-        below = []
-        for tid, outer in layout.arms[S]:
-            tile = ALL_TILES[tid]
-            inner = tile.other(outer)
-            below.append(f"[{inner}:{outer}]" if tile.is_double else f"[{inner}]")
-            if not tile.is_double:
-                below.append(f"[{outer}]")
-        if mark(S):
-            below.append(mark(S))
-        lines.extend(pad + cell for cell in below)
+        lines.extend(pad + cell for cell in _side_arm(layout, S, mark(S)))
     lines.append(f"ends: {layout.sentence()}")
     return "\n".join(lines)

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from fives.core.games import Config
 from fives.core.layout import Layout
@@ -45,6 +45,7 @@ __all__ = [
     "Score",
     "State",
     "lead_priority",
+    "score_json",
 ]
 
 Score = int | Fraction
@@ -112,6 +113,13 @@ def _bits(mask: int) -> list[int]:
 LogEntry = tuple[int, int, int, int, int]
 
 
+def score_json(x: Score) -> int | float:
+    """A score for JSON: whole numbers as ints, a half point as ``.5``."""
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else float(x)
+    return x
+
+
 @dataclass(frozen=True)
 class RoundEnd:
     """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
@@ -123,6 +131,20 @@ class RoundEnd:
     payment: str  # how the points were found: pool, each, plain, split, bonus, none, ...
     went_out: int | None = None  # the seat that played the last tile (domino)
     discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
+
+    def to_json(self) -> dict[str, Any]:
+        """RECORD.md's ``end`` object, with the detail behind it (pips, payment, ...)."""
+        out: dict[str, Any] = {
+            "reason": self.reason,
+            "winner": self.winner,
+            "points": [score_json(p) for p in self.points],
+            "pips": list(self.pips),
+            "payment": self.payment,
+            "went_out": self.went_out,
+        }
+        if self.discarded:
+            out["discarded"] = self.discarded
+        return out
 
 
 @dataclass

@@ -13,8 +13,7 @@ from typing import Any
 
 from fives.core.games import Config
 from fives.core.layout import Layout
-from fives.core.record import score_json
-from fives.core.state import RoundEnd, Score, State
+from fives.core.state import RoundEnd, Score, State, score_json
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile, tiles_of_mask
 
 __all__ = ["HistoryItem", "View", "public_view", "view_of"]
@@ -74,14 +73,10 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         """The view as the bot protocol and the browser receive it (BOT-PROTOCOL.md)."""
-        cfg = self.config
         end = self.end
         return {
-            "game": cfg.game.name,
-            "players": cfg.players,
-            "teams": cfg.teams,
-            "target": cfg.target,
-            "rules": cfg.house_rules(),
+            **self.config.header(),
+            "rules": self.config.house_rules(),
             "seat": self.seat,
             "round": self.round,
             "leader": self.leader,
@@ -93,17 +88,7 @@ class View:
             "layout": self.layout.explain(),
             "turn": self.turn,
             "legal": [str(a) for a in self.legal],
-            "end": None
-            if end is None
-            else {
-                "reason": end.reason,
-                "winner": end.winner,
-                "points": [score_json(p) for p in end.points],
-                "pips": list(end.pips),
-                "payment": end.payment,
-                "went_out": end.went_out,
-                "discarded": end.discarded,
-            },
+            "end": None if end is None else end.to_json(),
             "over": self.over,
             "winner": self.winner,
         }
