@@ -34,6 +34,8 @@ __all__ = ["ArmTile", "Contribution", "Layout", "OpenEnd"]
 STRAIGHT: Final = (W, E)
 _LOW: Final = tuple(t.low for t in ALL_TILES)
 _HIGH: Final = tuple(t.high for t in ALL_TILES)
+#: the open ends of a line showing w and e, indexed by w * 7 + e (shared, never mutated)
+_LINE_ENDS: Final = tuple([(W, w), (E, e)] for w in range(7) for e in range(7))
 #: the tiles that fit either of two open numbers, indexed by w * 7 + e
 _PAIR_MASK: Final = tuple(SUIT_MASK[w] | SUIT_MASK[e] for w in range(7) for e in range(7))
 ALL_ENDS: Final = (W, E, N, S)
@@ -190,7 +192,7 @@ class Layout:
             self.count += 1
             w = value[0]
             e = value[1]
-            self.ends = [(0, w), (1, e)]
+            self.ends = _LINE_ENDS[w * 7 + e]
             self.open_mask = _PAIR_MASK[w * 7 + e]
             double = self.double
             return (w + w if double[0] else w) + (e + e if double[1] else e)

@@ -84,6 +84,8 @@ _LEAD_RANK: Final = tuple(
 
 
 _PLAYS: dict[int, list[int]] = {}
+#: the sorted play codes on two ends W and E, keyed by (tiles fitting W) << 28 | (fitting E)
+_LINE_PLAYS: dict[int, list[int]] = {}
 
 
 def _plays(mask: int, end: int) -> list[int]:
@@ -459,17 +461,16 @@ class State:
             return [LEAD_BASE + t for t in _bits(hand)]
         ends = lay.ends
         if len(ends) == 2:
-            (e0, v0), (e1, v1) = ends
-            m0 = hand & SUIT_MASK[v0]
-            m1 = hand & SUIT_MASK[v1]
-            if m0 and m1:
-                codes = _plays(m0, e0) + _plays(m1, e1)
-                codes.sort()
-                return codes
-            if m0:
-                return _plays(m0, e0)[:]
-            if m1:
-                return _plays(m1, e1)[:]
+            m0 = hand & SUIT_MASK[ends[0][1]]
+            m1 = hand & SUIT_MASK[ends[1][1]]
+            if m0 or m1:
+                key = m0 << 28 | m1
+                codes = _LINE_PLAYS.get(key)
+                if codes is None:
+                    codes = sorted(_plays(m0, 0) + _plays(m1, 1))
+                    if len(_LINE_PLAYS) < 100_000:
+                        _LINE_PLAYS[key] = codes
+                return codes[:]
         else:
             codes = []
             for end, value in ends:
