@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
 
-.PHONY: venv run test bench bench-peers clean
+.PHONY: venv run test chromium bench bench-peers clean
 
 venv: $(STAMP)
 
@@ -15,13 +15,27 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
+# The browser game on http://127.0.0.1:8000/ (it prints the address); Ctrl-C stops it.
 run: venv
-	$(BIN)/fives replay ../shared/examples/seed-all-fives-spinner.json
+	$(BIN)/fives serve
 
 test: venv
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src/fives/core
-	$(BIN)/pytest
+	$(BIN)/pytest --ignore=tests/browser
+	@$(MAKE) --no-print-directory chromium
+	$(BIN)/pytest tests/browser
+
+# The browser tests drive Debian's Chromium (../shared/BROWSER-TESTS.md, never `playwright
+# install`); installed here when missing, with fonts for Latin and Devanagari.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 || ! dpkg -s fonts-noto-core >/dev/null 2>&1; then \
+	  echo "installing chromium and fonts with apt-get (once)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    chromium fonts-liberation fonts-dejavu-core fonts-noto-core >/dev/null; \
+	fi
 
 bench: venv
 	$(BIN)/fives bench engine

@@ -21,7 +21,6 @@ from fives.core.state import State
 from fives.core.tiles import ACTIONS, DRAW, PASS
 from fives.core.view import view_of
 from fives.server.table import bot_rng, deal_rng
-
 from server.harness import fast_settings, running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -1,0 +1,271 @@
+"""Load benchmark of the browser game's server (not a test).
+
+Starts `fives serve` in its own process on loopback (or uses --url), creates many tables, and
+plays them all at once from this process: at each table one simulated person (a WebSocket seat
+that answers at once with a random legal action) against bots, plus one spectator. A finished
+match is followed by a rematch, so every table stays busy for the whole run.
+
+Reported: actions per second over all tables, and the time from an action being accepted by
+the server (the `t` stamp of each broadcast) to its broadcast arriving at a client, 50th/90th/
+99th percentile and max, over every message received by every seat and spectator; also the
+round trip of the person's own actions (send -> their state comes back) and the server's CPU.
+
+    .venv/bin/python bench/load.py --tables 200 --seconds 30
+    .venv/bin/python bench/load.py --tables 200 --seconds 30 --bot-delay 0 --forced-delay 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    round_trips: list[float] = field(default_factory=list)
+    actions: int = 0
+    messages: int = 0
+    matches: int = 0
+    errors: int = 0
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+class TableDriver:
+    """One table: a person's seat and a spectator, kept playing (rematches) until stopped."""
+
+    def __init__(self, base: str, table: str, token: str, stats: Stats, rng: random.Random) -> None:
+        self.ws_base = base.replace("http://", "ws://")
+        self.table = table
+        self.token = token
+        self.stats = stats
+        self.rng = rng
+        self.sent: dict[int, float] = {}
+        self.stop = False
+
+    async def run(self) -> None:
+        while not self.stop:
+            next_table = await self.play_table()
+            if next_table is None:
+                return
+            self.table = next_table
+
+    async def spectate(self, table: str, done: asyncio.Event) -> None:
+        async with websockets.connect(f"{self.ws_base}/ws/{table}", max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            while not done.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                self.record(json.loads(text), time.time())
+
+    def record(self, msg: dict[str, Any], now: float) -> None:
+        if msg.get("type") != "state" or not self.stats.measuring:
+            return
+        self.stats.messages += 1
+        if msg.get("event") is not None and msg["event"].get("kind") != "deal":
+            self.stats.latencies.append(now - msg["t"])
+
+    async def play_table(self) -> str | None:
+        done = asyncio.Event()
+        spectator = asyncio.get_running_loop().create_task(self.spectate(self.table, done))
+        seen_n = -1
+        readied = -1
+        try:
+            async with websockets.connect(f"{self.ws_base}/ws/{self.table}", max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                while not self.stop:
+                    text = await ws.recv()
+                    now = time.time()
+                    msg = json.loads(text)
+                    kind = msg.get("type")
+                    if kind == "rematch":
+                        self.stats.matches += 1
+                        return str(msg["table"])
+                    if kind == "error":
+                        self.stats.errors += 1
+                        continue
+                    if kind != "state":
+                        continue
+                    self.record(msg, now)
+                    n = msg["n"]
+                    if n in self.sent:
+                        if self.stats.measuring:
+                            self.stats.round_trips.append(now - self.sent[n])
+                        self.sent.pop(n)
+                    if n > seen_n and msg.get("event") and msg["event"]["kind"] != "deal":
+                        seen_n = n
+                        if self.stats.measuring:
+                            self.stats.actions += 1
+                    if msg["result"] is not None:
+                        await ws.send(json.dumps({"type": "rematch"}))
+                        continue
+                    view = msg["view"]
+                    summary = msg["summary"]
+                    if summary is not None:
+                        if summary["round"] != readied and msg["you"] in msg["info"]["waiting_for"]:
+                            readied = summary["round"]
+                            await ws.send(json.dumps({"type": "ready"}))
+                        continue
+                    if view and view["turn"] == msg["you"] and view["legal"]:
+                        legal = view["legal"]
+                        if legal in (["draw"], ["pass"]):
+                            continue  # the server makes forced moves itself
+                        if n - 1 in self.sent or n + 1 in self.sent:
+                            continue
+                        self.sent[n + 1] = time.time()
+                        await ws.send(json.dumps({"type": "act", "action": self.rng.choice(legal),
+                                                  "n": n}))
+        except (websockets.ConnectionClosed, OSError):
+            self.stats.errors += 1
+            await asyncio.sleep(0.5)
+            return self.table
+        finally:
+            done.set()
+            spectator.cancel()
+            with contextlib.suppress(BaseException):
+                await spectator
+        return None
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(args.seed)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": args.level}] * (args.players - 1)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        async def create(i: int) -> dict[str, Any]:
+            r = await client.post(f"{base}/api/tables", json={
+                "game": args.game, "players": args.players, "seats": seats,
+                "name": f"load{i}", "turn_time": 0})
+            r.raise_for_status()
+            return r.json()
+
+        created = await asyncio.gather(*(create(i) for i in range(args.tables)))
+    drivers = [TableDriver(base, c["table"], c["token"], stats, random.Random(rng.random()))
+               for c in created]
+    tasks = [asyncio.get_running_loop().create_task(d.run()) for d in drivers]
+    await asyncio.sleep(args.warmup)
+    cpu0 = cpu_seconds(server_pid) if server_pid else None
+    t0 = time.monotonic()
+    stats.measuring = True
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    elapsed = time.monotonic() - t0
+    cpu1 = cpu_seconds(server_pid) if server_pid else None
+    for d in drivers:
+        d.stop = True
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    lat = [x * 1000 for x in stats.latencies]
+    rtt = [x * 1000 for x in stats.round_trips]
+    return {
+        "tables": args.tables,
+        "players": args.players,
+        "bot_delay": args.bot_delay,
+        "forced_delay": args.forced_delay,
+        "seconds": round(elapsed, 1),
+        "actions_per_s": round(stats.actions / elapsed, 1),
+        "messages_per_s": round(stats.messages / elapsed, 1),
+        "broadcast_ms": {
+            "p50": round(pct(lat, 50), 2), "p90": round(pct(lat, 90), 2),
+            "p99": round(pct(lat, 99), 2), "max": round(max(lat) if lat else float("nan"), 2),
+            "samples": len(lat),
+        },
+        "own_action_round_trip_ms": {
+            "p50": round(pct(rtt, 50), 2), "p99": round(pct(rtt, 99), 2), "samples": len(rtt),
+        },
+        "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 1) if cpu0 is not None else None,
+        "matches_finished": stats.matches,
+        "client_errors": stats.errors,
+        "mean_latency_ms": round(statistics.fmean(lat), 2) if lat else None,
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
+    p.add_argument("--game", default="all-fives")
+    p.add_argument("--level", default="easy", help="the bots' level")
+    p.add_argument("--bot-delay", type=float, default=1.0, help="the server's bot delay (s)")
+    p.add_argument("--forced-delay", type=float, default=0.6)
+    p.add_argument("--url", help="use a running server instead of starting one")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the result as JSON only")
+    args = p.parse_args()
+
+    proc = None
+    tmp = tempfile.TemporaryDirectory()
+    base = args.url
+    try:
+        if base is None:
+            db = os.path.join(tmp.name, "load.sqlite3")
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
+                 "--bot-delay", str(args.bot_delay), "--forced-delay", str(args.forced_delay),
+                 "--bot-workers", "0", "--log-level", "error"],
+                stdout=subprocess.PIPE, text=True,
+            )
+            line = proc.stdout.readline() if proc.stdout else ""
+            match = re.search(r"http://[\d.]+:\d+", line)
+            if not match:
+                print(f"error: the server did not start: {line!r}", file=sys.stderr)
+                return 2
+            base = match.group(0)
+            time.sleep(0.5)
+        result = asyncio.run(bench(args, base, proc.pid if proc else None))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(10)
+        tmp.cleanup()
+    if args.json:
+        print(json.dumps(result))
+    else:
+        b = result["broadcast_ms"]
+        print(f"{result['tables']} tables of {result['players']} (bot delay {result['bot_delay']} s): "
+              f"{result['actions_per_s']} actions/s, {result['messages_per_s']} messages/s; "
+              f"action->broadcast p50 {b['p50']} ms, p90 {b['p90']} ms, p99 {b['p99']} ms, "
+              f"max {b['max']} ms ({b['samples']} samples); server CPU "
+              f"{result['server_cpu_percent']}%; own round trip p50 "
+              f"{result['own_action_round_trip_ms']['p50']} ms")
+        print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
