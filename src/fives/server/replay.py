@@ -51,6 +51,8 @@ def replay_frames(record: Record) -> dict[str, Any]:
         "teams": cfg.teams,
         "target": cfg.target,
         "scoring": cfg.game.play_scoring,
+        "drawing": cfg.game.drawing,
+        "spinner": cfg.game.spinner,
         "seats": record.seats,
         "rounds": rounds,
         "result": result_of(state),

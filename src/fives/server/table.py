@@ -643,6 +643,10 @@ class Table:
                 continue
             step, delay = plan
             planned_n = self.n
+            if step == "bot":
+                await self._bot_move(planned_n, delay)
+                await asyncio.sleep(0)
+                continue
             if delay > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), delay)
@@ -693,14 +697,35 @@ class Table:
                         seat.away = True
                     self._apply(seat_no, code, "timeout")
             return
-        if step == "bot":
-            seat = self.seats[seat_no]
-            level = (seat.level or "easy") if seat.kind == "bot" else "easy"
-            how = "bot" if seat.kind == "bot" else "away"
+
+    async def _bot_move(self, planned_n: int, delay: float) -> None:
+        """A bot (or the bot keeping an absent player's seat) thinks, then moves once its
+        natural delay has passed (thinking time included); a change meanwhile cancels it."""
+        state = self.state
+        seat_no = state.turn
+        seat = self.seats[seat_no]
+        level = (seat.level or "easy") if seat.kind == "bot" else "easy"
+        how = "bot" if seat.kind == "bot" else "away"
+        started = time.monotonic()
+        try:
             code = await self._choose(level, seat_no)
-            async with self.lock:
-                if self.n == planned_n and state.turn == seat_no and code in state.legal_codes():
+        except Exception:
+            log.exception("table %s: bot %s failed", self.id, level)
+            await asyncio.sleep(1.0)
+            return
+        left = delay - (time.monotonic() - started)
+        if left > 0:
+            try:
+                await asyncio.wait_for(self._wake.wait(), left)
+                return  # something changed: plan again
+            except TimeoutError:
+                pass
+        async with self.lock:
+            if self.n == planned_n and state.turn == seat_no and code in state.legal_codes():
+                try:
                     self._apply(seat_no, code, how)
+                except ClientError:
+                    await asyncio.sleep(1.0)
 
     async def _choose(self, level: str, seat_no: int) -> int:
         state = self.state

@@ -55,7 +55,7 @@ function render() {
   const wrap = $("board-wrap").getBoundingClientRect();
   renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(260, wrap.width - 8), height: Math.max(200, wrap.height - 8), unit: 32 });
   $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: f.layout.tiles.join(", "), sentence: f.layout.sentence }) : t("web.layout.empty"));
-  $("stock").textContent = data.rounds[round].frames[0] && f.stock != null ? t("web.table.stock", { n: f.stock }) : "";
+  $("stock").textContent = data.drawing ? t("web.table.stock", { n: f.stock }) : t("web.table.no_stock");
   $("scores-line").textContent = f.scores.map((s, side) => `${sideLabel(side)}: ${s}`).join(" · ");
   const hands = $("hands");
   hands.replaceChildren();

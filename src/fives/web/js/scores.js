@@ -40,34 +40,28 @@ export function tallySheet(score) {
   return s;
 }
 
-// FT-10/11: a peg track to exactly 61, one row of holes per side.
-export function track61(scores, names, target = 61) {
-  const perRow = 31;
-  const rows = Math.ceil((target + 1) / perRow);
-  const gap = 0.5;
-  const cell = 1;
-  const sides = scores.length;
-  const laneH = rows * cell + 0.9;
-  const width = perRow * cell + Math.floor(perRow / 5) * gap + 1;
-  const s = svg("svg", { viewBox: `0 0 ${width} ${sides * laneH + 0.4}`, class: "track", role: "img",
-    "aria-label": t("web.score.track_label", { target }) });
-  scores.forEach((score, side) => {
-    const lane = svg("g", { class: `lane side-${side}` });
-    const y0 = side * laneH + 0.6;
-    for (let i = 0; i <= target; i++) {
-      const row = Math.floor(i / perRow), col = i % perRow;
-      const x = 0.6 + col * cell + Math.floor(col / 5) * gap;
-      const y = y0 + row * cell + 0.3;
-      const filled = i <= score && i > 0;
-      const peg = i === Math.floor(score);
-      lane.append(svg("circle", {
-        cx: x, cy: y, r: peg ? 0.4 : 0.2,
-        class: peg ? "peg" : filled ? "hole filled" : i === target ? "hole finish" : "hole",
-      }));
-      if (i === target) lane.append(svg("text", { x: x + 0.65, y: y + 0.22, class: "track-finish", text: String(target) }));
-    }
-    lane.append(svg("title", { text: `${names[side]}: ${score} / ${target}` }));
-    s.append(lane);
-  });
+// FT-10/11: a peg track to exactly the target (61), for one side: holes 1..target in three rows,
+// grouped by fives; holes up to the score filled, the peg on the score, the last hole ringed.
+export function track61(score, side, target = 61) {
+  const rows = 3;
+  const perRow = Math.ceil(target / rows);
+  const gap = 0.45;
+  const x0 = 0.5;
+  const width = x0 + perRow + Math.floor((perRow - 1) / 5) * gap + 1.6;
+  const s = svg("svg", { viewBox: `0 0 ${width.toFixed(2)} ${(rows * 1.1 + 0.2).toFixed(2)}`, class: `track side-${side}`, role: "img",
+    "aria-label": t("web.score.track_of", { n: score, target }) });
+  const whole = Math.floor(score);
+  for (let i = 1; i <= target; i++) {
+    const row = Math.floor((i - 1) / perRow);
+    const col = (i - 1) % perRow;
+    const x = x0 + col + Math.floor(col / 5) * gap + 0.3;
+    const y = 0.6 + row * 1.1;
+    const peg = i === whole;
+    s.append(svg("circle", {
+      cx: x, cy: y, r: peg ? 0.42 : 0.2,
+      class: peg ? "peg" : i < whole ? "hole filled" : i === target ? "hole finish" : "hole",
+    }));
+    if (i === target) s.append(svg("text", { x: x + 0.55, y: y + 0.28, class: "track-finish", text: String(target) }));
+  }
   return s;
 }

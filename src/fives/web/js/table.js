@@ -263,11 +263,14 @@ function renderBoard() {
     stock.append(el("span", { class: "muted" }, t("web.table.no_stock")));
   }
   const legend = $("legend");
-  legend.replaceChildren(
+  const items = [
     el("span", { class: "legend-item" }, el("span", { class: "legend-dot counted", "aria-hidden": "true" }, "5"), t("web.layout.legend_counted")),
     el("span", { class: "legend-item" }, el("span", { class: "legend-dot open", "aria-hidden": "true" }), t("web.layout.legend_open")),
-    last.info.spinner ? el("span", { class: "legend-item" }, el("span", { class: "legend-spinner", "aria-hidden": "true" }, "✦"), t("web.layout.legend_spinner")) : null,
-  );
+  ];
+  if (last.info.spinner) {
+    items.push(el("span", { class: "legend-item" }, el("span", { class: "legend-spinner", "aria-hidden": "true" }, "✦"), t("web.layout.legend_spinner")));
+  }
+  legend.replaceChildren(...items);
 }
 
 // -- hand -------------------------------------------------------------------------------
@@ -398,9 +401,9 @@ function renderScores() {
         el("span", { class: "score-name" }, names[side]),
         el("span", { class: "score-num", "aria-label": t("web.score.of", { n: score, target: info.target }) }, String(score))));
     if (info.game === "all-fives") row.append(tallySheet(score));
+    if (info.game === "fives-and-threes") row.append(track61(score, side, info.target));
     box.append(row);
   });
-  if (info.game === "fives-and-threes") box.append(track61(scores, names, info.target));
   box.append(el("p", { class: "muted small" }, t("web.score.target", { n: info.target })));
 }
 
