@@ -39,6 +39,8 @@ from fives.core.tiles import (
 __all__ = [
     "DealError",
     "IllegalAction",
+    "REASON_TEXT",
+    "Reason",
     "LogEntry",
     "RoundEnd",
     "RoundInfo",
@@ -57,12 +59,53 @@ _TILE_HIGH: Final = tuple(t.high for t in ALL_TILES)
 _TILE_PIPS: Final = tuple(t.pips for t in ALL_TILES)
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; ``reason`` says why, ``legal`` what is allowed."""
+#: English wording of each reason an action is refused; interfaces translate by key.
+REASON_TEXT: Final[dict[str, str]] = {
+    "no_drawing": "{game} has no drawing",
+    "stock_empty": "the stock is empty",
+    "must_play_not_draw": "a player who can play must play, not draw",
+    "must_draw": "no tile fits, so the player must draw",
+    "must_play": "a player who can play must play",
+    "not_held": "seat {seat} does not hold {tile}",
+    "lead_over": "the lead is over: a play names its end, as a-b@X",
+    "lead_must_be": "the lead must be {tile} (the highest double, or the heaviest tile)",
+    "lead_without_end": "the opening lead is written without an end",
+    "side_arm_closed": "a side arm opens only once both straight arms hold a tile beyond the spinner",
+    "end_not_open": "end {end} is not open (open ends: {ends})",
+    "does_not_fit": "{tile} does not fit end {end}, which shows {value} (open ends: {ends})",
+    "drawn_tile": "after drawing a playable tile the player must play that tile",
+    "not_allowed": "not allowed here",
+    "round_over": "the round is over",
+    "match_over": "the match is over",
+}
 
-    def __init__(self, action: str, reason: str, legal: Sequence[Action]) -> None:
+
+class Reason:
+    """Why an action is refused: a key of :data:`REASON_TEXT` and its parameters."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return REASON_TEXT[self.key].format(**self.params)
+
+    def __repr__(self) -> str:
+        return f"Reason({self.key!r}, {self.params!r})"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; ``reason`` says why (in English, with ``key``
+    and ``params`` for translation), ``legal`` what is allowed."""
+
+    def __init__(self, action: str, reason: Reason | str, legal: Sequence[Action]) -> None:
         self.action = action
-        self.reason = reason
+        why = reason if isinstance(reason, Reason) else Reason("not_allowed")
+        self.key = why.key
+        self.params = why.params
+        self.reason = str(reason)
         self.legal = list(legal)
         shown = ", ".join(str(a) for a in self.legal) or "none"
         super().__init__(f"{action!r}: {reason} (legal: {shown})")
@@ -493,9 +536,9 @@ class State:
         """Check and apply one action of the player to act; return its log entry."""
         text = str(action)
         if self.over:
-            raise IllegalAction(text, "the match is over", [])
+            raise IllegalAction(text, Reason("match_over"), [])
         if self.leader < 0 or self.round_end is not None:
-            raise IllegalAction(text, "the round is over", [])
+            raise IllegalAction(text, Reason("round_over"), [])
         act = Action.parse(action) if isinstance(action, str) else action
         legal = self.legal_codes()
         code = int(act)
@@ -503,44 +546,45 @@ class State:
             raise IllegalAction(text, self._why_illegal(code, legal), [ACTIONS[c] for c in legal])
         return self.apply_code(code)
 
-    def _why_illegal(self, code: int, legal: list[int]) -> str:
+    def _why_illegal(self, code: int, legal: list[int]) -> Reason:
         act = ACTIONS[code]
         hand = self.hands[self.turn]
         lay = self.layout
         tile = act.tile
         if act.kind == "draw":
             if not self._draw:
-                return f"{self.config.game.title} has no drawing"
+                return Reason("no_drawing", game=self.config.game.name)
             if self.stock_pos >= len(self.stock):
-                return "the stock is empty"
-            return "a player who can play must play, not draw"
+                return Reason("stock_empty")
+            return Reason("must_play_not_draw")
         if act.kind == "pass":
             if legal == [_DRAW_CODE]:
-                return "no tile fits, so the player must draw"
-            return "a player who can play must play"
+                return Reason("must_draw")
+            return Reason("must_play")
         assert tile is not None
         if not hand & tile.mask:
-            return f"seat {self.turn} does not hold {tile}"
+            return Reason("not_held", seat=self.turn, tile=str(tile))
         if act.kind == "lead":
             if lay.count:
-                return "the lead is over: a play names its end, as a-b@X"
-            return f"the lead must be {ALL_TILES[self.lead_tile]} (the highest double, or the heaviest tile)"
+                return Reason("lead_over")
+            return Reason("lead_must_be", tile=str(ALL_TILES[self.lead_tile]))
         if lay.count == 0:
-            return "the opening lead is written without an end"
+            return Reason("lead_without_end")
         end = act.end
         assert end is not None
         open_names = {e: v for e, v in lay.ends}
+        names = ", ".join(f"{'WENS'[e]}={v}" for e, v in lay.ends)
         if end not in open_names:
             if lay.spinner >= 0 and end >= 2:
-                return "a side arm opens only once both straight arms hold a tile beyond the spinner"
-            names = ", ".join(f"{'WENS'[e]}={v}" for e, v in lay.ends)
-            return f"end {'WENS'[end]} is not open (open ends: {names})"
+                return Reason("side_arm_closed")
+            return Reason("end_not_open", end="WENS"[end], ends=names)
         if not tile.has(open_names[end]):
-            names = ", ".join(f"{'WENS'[e]}={v}" for e, v in lay.ends)
-            return f"{tile} does not fit end {'WENS'[end]}, which shows {open_names[end]} (open ends: {names})"
+            return Reason(
+                "does_not_fit", tile=str(tile), end="WENS"[end], value=open_names[end], ends=names
+            )
         if self.log and self.log[-1][0] == self.turn and self.log[-1][1] == _DRAW_CODE:
-            return "after drawing a playable tile the player must play that tile"
-        return "not allowed here"
+            return Reason("drawn_tile")
+        return Reason("not_allowed")
 
     def apply_code(self, code: int) -> LogEntry:
         """Apply a legal action code (unchecked: the caller took it from :meth:`legal_codes`).
