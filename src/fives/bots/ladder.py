@@ -23,15 +23,12 @@ def play_points(view: View, action: Action) -> int:
     tile = action.tile
     if tile is None:
         return 0
-    lay = view.layout
+    if view.seat is None:
+        return 0
     end = action.end if action.end is not None else 0
-    total = lay.total_after(tile.id, end)
-    points = view.config.game.play_points[total]
-    if points and view.config.game.exact_target and view.seat is not None:
-        side = view.config.side_of(view.seat)
-        if view.scores[side] + points > view.config.target:
-            return 0
-    return points
+    total = view.layout.total_after(tile.id, end)
+    cfg = view.config
+    return cfg.counted_points(total, view.scores[cfg.side_of(view.seat)])
 
 
 def _weight(action: Action) -> int:

@@ -246,6 +246,14 @@ class Config:
         side_arm_gate = rules.get("side_arm_gate", True)
         return Config(g, players, teams, target, hand_size, side_arm_gate)
 
+    def counted_points(self, total: int, side_score: float) -> int:
+        """What a play making this ends total adds to a side now at ``side_score``: AF-6/FT-6,
+        and nothing where Fives and Threes would discard the event for passing the target."""
+        points = self.game.play_points[total]
+        if points and self.game.exact_target and side_score + points > self.target:
+            return 0
+        return points
+
     def header(self) -> dict[str, Any]:
         """The fields a record and a report start with: game, players, teams, target, rules."""
         out: dict[str, Any] = {

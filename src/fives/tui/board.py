@@ -261,15 +261,9 @@ def projected(view: View, action: Action) -> tuple[Layout, int] | None:
     lay = view.layout.copy()
     total = lay.place(tile.id, action.end if action.end is not None else W)
     cfg = view.config
-    points = cfg.game.play_points[total]
-    if (
-        points
-        and cfg.game.exact_target
-        and view.seat is not None
-        and view.scores[cfg.side_of(view.seat)] + points > cfg.target
-    ):
-        points = 0
-    return lay, points
+    if view.seat is None:
+        return lay, cfg.game.play_points[total]
+    return lay, cfg.counted_points(total, view.scores[cfg.side_of(view.seat)])
 
 
 def move_lines(tr: Tr, view: View) -> list[Text]:
