@@ -164,6 +164,9 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
     hand = state(page)["view"]["hand"]
     page.click("#lang-switch")
     expect(page.locator("#lang-switch")).to_have_text("हिन्दी")
+    # what was already said is told again in the new language
+    log = " ".join(page.locator("#log li").all_text_contents())
+    assert "Round 2" in log and "सिरे" not in log and "दौर" not in log
     page.reload()
     page.wait_for_function("window.fivesState() && window.fivesState().view")
     assert page.evaluate("document.documentElement.lang") == "en"

@@ -70,7 +70,7 @@ export function gameName(game) {
 
 // The name shown for a seat: a person's name, or the bot's level.
 export function seatName(seat, i) {
-  if (!seat) return t("common.seat", { n: i + 1 });
+  if (!seat) return t("web.seat.n", { n: i + 1 });
   if (seat.kind === "bot") return t("web.seat.bot", { level: t(`web.bot.${seat.level}`), n: i + 1 });
   return seat.name || t("web.seat.open", { n: i + 1 });
 }

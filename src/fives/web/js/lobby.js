@@ -53,13 +53,13 @@ function update() {
   const box = $("seat-config");
   const old = Array.from(box.querySelectorAll("select")).map((s) => s.value);
   box.replaceChildren();
-  box.append(el("div", { class: "seat-line" }, el("span", {}, t("common.seat", { n: 1 })), t("web.lobby.seat_you")));
+  box.append(el("div", { class: "seat-line" }, el("span", {}, t("web.seat.n", { n: 1 })), t("web.lobby.seat_you")));
   for (let i = 1; i < n; i++) {
-    const sel = el("select", { id: `seat-${i}`, "aria-label": t("common.seat", { n: i + 1 }) },
+    const sel = el("select", { id: `seat-${i}`, "aria-label": t("web.seat.n", { n: i + 1 }) },
       el("option", { value: "human" }, t("web.lobby.seat_friend")),
       ...meta.bots.map((b) => el("option", { value: `bot:${b}` }, t("web.lobby.seat_bot", { level: t(`web.bot.${b}`) }))));
     sel.value = old[i - 1] || "bot:easy";
-    box.append(el("div", { class: "seat-line" }, el("label", { for: `seat-${i}` }, t("common.seat", { n: i + 1 })), sel));
+    box.append(el("div", { class: "seat-line" }, el("label", { for: `seat-${i}` }, t("web.seat.n", { n: i + 1 })), sel));
   }
 }
 

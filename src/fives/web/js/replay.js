@@ -15,7 +15,7 @@ const BOTS = ["random", "easy", "medium", "hard", "expert", "cheat"];
 
 function seatLabel(i) {
   const name = (data.seats || [])[i];
-  if (!name) return t("common.seat", { n: i + 1 });
+  if (!name) return t("web.seat.n", { n: i + 1 });
   return BOTS.includes(name) ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
 }
 

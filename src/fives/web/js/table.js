@@ -34,6 +34,7 @@ function connect() {
   ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${lang}`);
   ws.addEventListener("open", () => {
     retry = 400;
+    sentN = -1;
     $("conn-status").hidden = true;
     const hello = { type: "hello", lang };
     if (token) hello.token = token;
@@ -414,10 +415,20 @@ function nameOf(seat) {
   return seat === mySeat ? `${name} (${t("web.seat.you")})` : name;
 }
 
-function logLine(text) {
-  const log = $("log");
-  log.prepend(el("li", {}, text));
-  while (log.children.length > 80) log.lastChild.remove();
+// The log and the banner are kept as functions of the language, so a switch re-tells them.
+const logItems = [];
+let bannerItem = null;
+
+function logLine(fn) {
+  logItems.unshift(fn);
+  logItems.length = Math.min(logItems.length, 80);
+  $("log").prepend(el("li", {}, fn()));
+  while ($("log").children.length > 80) $("log").lastChild.remove();
+}
+
+function retell() {
+  $("log").replaceChildren(...logItems.map((fn) => el("li", {}, fn())));
+  if (bannerItem) $("banner").textContent = bannerItem();
 }
 
 function sentenceOf(ev) {
@@ -428,10 +439,10 @@ function sentenceOf(ev) {
 
 function animateEvent(ev, msg) {
   const info = msg.info;
-  const who = ev.seat != null ? nameOf(ev.seat) : "";
-  const how = ev.how === "timeout" ? ` (${t("web.event.timeout")})` : ev.how === "away" ? ` (${t("web.event.away")})` : "";
+  const who = () => (ev.seat != null ? nameOf(ev.seat) : "");
+  const how = () => (ev.how === "timeout" ? ` (${t("web.event.timeout")})` : ev.how === "away" ? ` (${t("web.event.away")})` : "");
   if (ev.kind === "deal") {
-    const text = t("web.event.deal", { n: ev.round + 1, name: nameOf(ev.leader) });
+    const text = () => t("web.event.deal", { n: ev.round + 1, name: nameOf(ev.leader) });
     logLine(text);
     banner(text);
     summaryDismissed = null;
@@ -439,37 +450,38 @@ function animateEvent(ev, msg) {
     return;
   }
   if (ev.kind === "lead" || ev.kind === "play") {
-    const text = ev.kind === "lead"
-      ? t("web.event.lead", { name: who, tile: ev.tile })
-      : t("web.event.play", { name: who, tile: ev.tile, end: t(`common.end.${ev.end}`) });
-    let line = text + how;
+    const text = () => (ev.kind === "lead"
+      ? t("web.event.lead", { name: who(), tile: ev.tile })
+      : t("web.event.play", { name: who(), tile: ev.tile, end: t(`common.end.${ev.end}`) }));
     if (info.scoring !== "none") {
-      const s = sentenceOf(ev);
-      line += ` — ${s}`;
+      const s = () => sentenceOf(ev);
+      logLine(() => `${text()}${how()} — ${s()}`);
       banner(s, ev.points > 0 ? "scored" : "");
       if (ev.points > 0) flyPoints(ev.points, info.seats[ev.seat].side);
-    } else banner(text);
-    logLine(line);
+    } else {
+      logLine(() => text() + how());
+      banner(text);
+    }
     return;
   }
   if (ev.kind === "draw") {
-    const text = ev.tile ? t("web.event.you_draw", { tile: ev.tile }) : t("web.event.draw", { name: who });
-    logLine(text + how);
+    logLine(() => (ev.tile ? t("web.event.you_draw", { tile: ev.tile }) : t("web.event.draw", { name: who() })) + how());
     flyDraw(ev.seat);
     return;
   }
   if (ev.kind === "pass") {
     const key = info.game === "fives-and-threes" ? "web.event.knock" : "web.event.pass";
-    const text = t(key, { name: who });
-    logLine(text + how);
+    const text = () => t(key, { name: who() });
+    logLine(() => text() + how());
     banner(text, "pass");
-    toast(text);
+    toast(text());
   }
 }
 
-function banner(text, kind = "") {
+function banner(fn, kind = "") {
+  bannerItem = fn;
   const b = $("banner");
-  b.textContent = text;
+  b.textContent = fn();
   b.className = `banner ${kind}`;
   b.animate([{ opacity: 0.3, transform: "translateY(-4px)" }, { opacity: 1, transform: "none" }], { duration: 250 });
 }
@@ -660,6 +672,7 @@ async function main() {
   await initI18n((newLang) => {
     send({ type: "lang", lang: newLang });
     render();
+    retell();
     if ($("rules-dialog").open) openRules();
   });
   wire();
