@@ -91,7 +91,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             store.close()
 
     def manager() -> TableManager:
-        return state["manager"]  # type: ignore[no-any-return]
+        current: TableManager = state["manager"]
+        return current
 
     # -- API ---------------------------------------------------------------------------------
 
