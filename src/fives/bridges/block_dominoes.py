@@ -122,7 +122,7 @@ def their_action(view: View, action: Action, player: int) -> int:
     tile = action.tile
     if tile is None:
         raise ValueError(f"{action} has no counterpart in python_block_dominoes")
-    if action.kind == "lead":
+    if action.end is None:  # a lead
         edge = None
     else:
         edge = float(dict(view.layout.ends)[action.end])

@@ -92,8 +92,9 @@ class FivesEnv(AECEnv):
             raise ValueError("reward='win' pays at the end of a match: use episode='match'")
         if observation not in ("observation", "information_state"):
             raise ValueError(f"observation is 'observation' or 'information_state', not {observation!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+        modes = ["human", "ansi", "rgb_array"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         self.config: Config = config_from(game, players, teams, target, hand_size, side_arm_gate)
         self.episode = episode
         self.reward_kind = reward

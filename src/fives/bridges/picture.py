@@ -185,10 +185,10 @@ def compute_layout(ex: dict[str, Any], limits: tuple[float, float] = (9, 5)) -> 
     counted = {c["end"]: c["counted"] for c in ex.get("contributions", [])}
     extra: list[Rect] = []
     for end, value in open_ends.items():
-        tt = turtles.get(end)
-        if tt is None:
+        walker = turtles.get(end)
+        if walker is None:
             continue
-        g = tt.clone()
+        g = walker.clone()
         g.prepare(2)
         extra.append(_rect_of(g.p, g.d, 2, 1))
         m = _add(g.p, g.d, 0.5)

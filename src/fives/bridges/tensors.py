@@ -181,15 +181,15 @@ class Encoder:
             d["leader"][(st.leader - seat) % n] = 1.0
             history = d["history"]
             rows = history.shape[0]
-            for k, (who, code, _ends, _points, tile) in enumerate(st.log[:rows]):
+            for k, (who, code, _ends, _points, drawn) in enumerate(st.log[:rows]):
                 row = history[k]
                 row[(who - seat) % n] = 1.0
                 base = n
                 if code >= LEAD_BASE:
                     if code == _DRAW:
                         row[base + 2] = 1.0
-                        if who == seat and tile >= 0:
-                            row[base + 4 + 28 + 4 + tile] = 1.0
+                        if who == seat and drawn >= 0:
+                            row[base + 4 + 28 + 4 + drawn] = 1.0
                     elif code == _PASS:
                         row[base + 3] = 1.0
                     else:
