@@ -165,8 +165,10 @@ class SearchBot(Bot):
         eps: float,
         endgame_tiles: int = 0,
         beta: float = 0.0,
+        prior: float = 0.0,
     ) -> None:
         self.name = name
+        self.prior = prior
         self.worlds = worlds
         self.budget = budget
         self.eps = eps
@@ -174,11 +176,16 @@ class SearchBot(Bot):
         self.beta = beta
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
-        return search_values(
+        found = search_values(
             view, rng, worlds=self.worlds, budget=self.budget, eps=self.eps,
             world_source=self._worlds(view), endgame_tiles=self.endgame_tiles,
             beta=self.beta,
         )
+        if self.prior and len(found) > 1:
+            # the heuristic steadies the playouts' noisy averages where moves are close
+            hint = _MEDIUM.values(view, rng)
+            found = {a: v + self.prior * hint[a] for a, v in found.items()}
+        return found
 
     def _worlds(self, view: View) -> Callable[[random.Random], State] | None:
         return None
@@ -187,6 +194,9 @@ class SearchBot(Bot):
         if len(view.legal) == 1:
             return view.legal[0]
         return _pick_best(self.values(view, rng), rng)
+
+
+_MEDIUM = MediumBot()
 
 
 class CheatBot(SearchBot):

@@ -169,7 +169,7 @@ class WorldSampler:
                 raise SamplingError(f"no place fits tile {ALL_TILES[tid]}")
             self.allowed.append(options)
         self.allowed_sets = [frozenset(a) for a in self.allowed]
-        self.round_start_scores = list(view.past[-1].scores) if view.past else None
+        self.round_start_scores = list(view.round_start_scores) or None
 
     # -- sampling ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from fives.core.games import Config
 from fives.core.layout import Layout
-from fives.core.state import RoundEnd, Score, State, score_json
+from fives.core.state import RoundEnd, RoundInfo, Score, State, score_json
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile, tiles_of_mask
 
 __all__ = ["HistoryItem", "View", "public_view", "view_of"]
@@ -65,7 +65,18 @@ class View:
     over: bool
     winner: int | None
     out: tuple[bool, ...]
-    past: tuple[PastRound, ...] = ()
+    #: the scores when this round was dealt
+    round_start_scores: tuple[Score, ...] = ()
+    #: the finished rounds, read when asked for (building them costs more than the rest)
+    finished: tuple[RoundInfo, ...] = ()
+
+    @property
+    def past(self) -> tuple[PastRound, ...]:
+        """The finished rounds as everyone saw them."""
+        return tuple(
+            PastRound(r.leader, _history(r.log, None), r.end, tuple(r.scores))
+            for r in self.finished
+        )
 
     @property
     def players(self) -> int:
@@ -112,10 +123,7 @@ def view_of(state: State, seat: int | None) -> View:
         raise ValueError(f"no seat {seat!r} at a {state.n}-player table")
     turn = state.turn if state.turn >= 0 else None
     legal = tuple(state.legal_actions()) if seat is not None and turn == seat else ()
-    past = tuple(
-        PastRound(r.leader, _history(r.log, None), r.end, tuple(r.scores))
-        for r in state.finished
-    )
+    start = state.finished[-1].scores if state.finished else [0] * len(state.scores)
     return View(
         config=state.config,
         seat=seat,
@@ -133,7 +141,8 @@ def view_of(state: State, seat: int | None) -> View:
         over=state.over,
         winner=state.winner,
         out=tuple(state.out),
-        past=past,
+        round_start_scores=tuple(start),
+        finished=tuple(state.finished),
     )
 
 
