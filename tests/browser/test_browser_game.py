@@ -37,13 +37,28 @@ def my_choice(st: dict[str, Any] | None) -> list[str] | None:
 
 
 def click_action(page: Page, st: dict[str, Any], action: str, keyboard: bool = False,
-                 ghost_shot: Path | None = None) -> None:
-    """Play an action the way a person does: the tile, then the end when it fits several."""
+                 ghost_shot: Path | None = None, drag: bool = False) -> None:
+    """Play an action the way a person does: the tile, then the end when it fits several
+    (or by keyboard, or by dragging the tile onto the end)."""
     tile, _, end = action.partition("@")
     legal = st["view"]["legal"]
     ends = [a.split("@")[1] for a in legal if a.startswith(tile + "@")]
     hand = st["view"]["hand"]
-    if keyboard and hand.index(tile) < 9:
+    if drag and end:
+        source = page.locator(f'#hand .hand-tile[data-tile="{tile}"]')
+        target = page.locator("#board-wrap")
+        if len(ends) > 1:
+            # the ends light up once the drag starts; drop on the chosen one
+            source.hover()
+            page.mouse.down()
+            page.mouse.move(10, 10)
+            ghost = page.locator(f'#board .ghost[data-end="{end}"]')
+            expect(ghost).to_be_visible()
+            ghost.hover()
+            page.mouse.up()
+        else:
+            source.drag_to(target)
+    elif keyboard and hand.index(tile) < 9:
         page.keyboard.press(str(hand.index(tile) + 1))
         if end and len(ends) > 1:
             expect(page.locator(f'#board .ghost[data-end="{end}"]')).to_be_visible()
@@ -80,8 +95,10 @@ def play_round(page: Page, shot: Path | None = None, keyboard_every: int = 0,
             tile = action.split("@")[0]
             several = sum(a.startswith(tile + "@") for a in legal) > 1
             want_ghosts = ghost_shot is not None and several and not seen.get("ghosts")
+            drag = bool(keyboard_every) and seen["moves"] % 4 == 2 and not want_ghosts
             click_action(page, st, action, keyboard=keyboard and not want_ghosts,
-                         ghost_shot=ghost_shot if want_ghosts else None)
+                         ghost_shot=ghost_shot if want_ghosts else None, drag=drag)
+            seen["dragged"] = seen.get("dragged", 0) + drag
             seen["ghosts"] = seen.get("ghosts") or want_ghosts
             seen["moves"] += 1
             if action.endswith(("@N", "@S")):
@@ -114,6 +131,7 @@ def test_play_a_round_of_all_fives_by_clicking(page: Page, live_server: str, sho
                       ghost_shot=shots / "table-en-attach-points.png")
     assert seen["side_arm"], "the seed was chosen for a side arm"
     assert seen["moves"] >= 5
+    assert seen.get("dragged", 0) >= 1, "some moves are made by drag and drop"
     # scoring sentences like "2 + 8 = 10: 10 points"
     assert any(re.fullmatch(r"★? ?\d+( \+ \d+)* = \d+: \d+ points?", b) for b in seen["banners"]), seen["banners"]
     log = page.locator("#log li").all_text_contents()

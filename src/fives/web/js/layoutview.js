@@ -200,6 +200,10 @@ export function renderLayout(svgEl, ex, opts = {}) {
       onclick: () => opts.onEnd && opts.onEnd(end),
       onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onEnd && opts.onEnd(end); } },
     });
+    if (opts.droppable) {
+      g.addEventListener("dragover", (e) => { e.preventDefault(); e.stopPropagation(); });
+      g.addEventListener("drop", (e) => { e.preventDefault(); e.stopPropagation(); opts.onEnd && opts.onEnd(end); });
+    }
     g.append(svg("rect", { x: gh.x + 0.05, y: gh.y + 0.05, width: gh.w - 0.1, height: gh.h - 0.1, rx: 0.16, class: "ghost-body" }));
     g.append(svg("text", { x: gh.lx, y: gh.ly + 0.02, class: "ghost-label", text: end }));
     g.append(svg("title", { text: label }));

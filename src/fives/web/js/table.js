@@ -183,7 +183,8 @@ function renderWaiting(info) {
   info.seats.forEach((s, i) => {
     const state = s.kind === "bot" ? t("web.waiting.bot") : s.claimed ? (s.connected ? t("web.seat.here") : t("web.seat.offline")) : t("web.waiting.free");
     list.append(el("li", { class: s.claimed ? "taken" : "free" },
-      el("strong", {}, seatName(s, i)), " — ", state, i === mySeat ? ` (${t("web.seat.you")})` : ""));
+      el("strong", {}, s.claimed ? seatName(s, i) : t("web.seat.n", { n: i + 1 })), " — ", state,
+      i === mySeat ? ` (${t("web.seat.you")})` : ""));
   });
   $("host-start-wrap").hidden = !(mySeat != null && mySeat === info.host);
 }
@@ -251,6 +252,7 @@ function renderBoard() {
     width, height, legal, selected,
     unit: window.innerWidth < 600 ? 26 : 36,
     onEnd: (end) => playTile(selected, end),
+    droppable: true,
   });
   const label = view && view.layout.tiles.length
     ? t("web.layout.aria", { tiles: view.layout.tiles.join(", "), sentence: view.layout.sentence })
@@ -300,7 +302,19 @@ function renderHand() {
       title: `${k + 1}: ${tile}`,
       onclick: () => chooseTile(tile),
     }, tileSvg(tile));
-    if (playable) b.append(el("span", { class: "playable-mark", "aria-hidden": "true" }, "▲"));
+    if (playable) {
+      b.append(el("span", { class: "playable-mark", "aria-hidden": "true" }, "▲"));
+      // drag and drop (mouse): drag the tile onto a highlighted end, or anywhere on the board
+      // when it fits only one end
+      b.draggable = true;
+      b.addEventListener("dragstart", (e) => {
+        e.dataTransfer.setData("text/plain", tile);
+        e.dataTransfer.effectAllowed = "move";
+        selected = tile;
+        renderBoard();
+        renderStatus();
+      });
+    }
     hand.append(b);
   });
   $("draw-btn").hidden = !(myTurn && legal.includes("draw"));
@@ -634,6 +648,16 @@ function wire() {
   $("rules-btn").addEventListener("click", openRules);
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
   $("join-form").addEventListener("submit", (e) => e.preventDefault());
+  const wrap = $("board-wrap");
+  wrap.addEventListener("dragover", (e) => { if (selected) e.preventDefault(); });
+  wrap.addEventListener("drop", (e) => {
+    e.preventDefault();
+    const tile = e.dataTransfer.getData("text/plain") || selected;
+    if (!tile || !isMyTurn()) return;
+    if (last.view.legal.includes(tile)) { act(tile); return; }
+    const ends = Object.keys(legalEndsFor(tile));
+    if (ends.length === 1) playTile(tile, ends[0]);
+  });
   document.addEventListener("keydown", onKey);
   let resizeTimer = null;
   window.addEventListener("resize", () => {
