@@ -46,48 +46,51 @@ def assert_usage_error(proc: subprocess.CompletedProcess[str]) -> None:
 
 @needs_examples
 def test_replay_text_tells_the_seed_example_with_its_scoring_sentences() -> None:
-    proc = fives("replay", SEED_EXAMPLE)
+    proc = fives("replay", SEED_EXAMPLE, "--lang", "en")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert out.startswith("All Fives (all-fives), 2 players\n")
-    assert "leader: seat 0, by lot" in out
+    assert "Leader: seat 0, by lot" in out
     # C-5: the lone lead counts both halves; SP-4: the spinner counts while a straight arm is empty
-    assert "seat 0 leads 1-4: 1 + 4 = 5 -> 5 points (scores 5-0)" in out
-    assert "seat 1 plays 1-1 on W (the spinner): 2 + 4 = 6 -> 0 points" in out
-    assert "seat 0 plays 4-4 on E: 2 + 8 = 10 -> 10 points (scores 15-0)" in out
-    assert "seat 1 plays 1-5 on N: 2 + 3 + 5 = 10 -> 10 points (scores 20-15)" in out
-    assert "round 1 is unfinished" in out
-    assert "result: unfinished after 1 round, scores 35-20 (target 250)" in out
+    assert "seat 0: leads 1-4 · 1 + 4 = 5: 5 points (scores 5–0)" in out
+    assert "seat 1: 1-1 on W (the spinner) · 2 + 4 = 6: 0 points\n" in out
+    assert "seat 0: 4-4 on E · 2 + 8 = 10: 10 points (scores 15–0)" in out
+    assert "seat 1: 1-5 on N · 2 + 3 + 5 = 10: 10 points (scores 20–15)" in out
+    assert "Round 1 is unfinished" in out
+    assert out.rstrip().endswith("Unfinished, scores 35–20.\nRounds played: 1")
 
 
 @needs_examples
 def test_replay_text_tells_round_ends_payments_and_the_match_result() -> None:
-    proc = fives("replay", FINISHED_EXAMPLE)
+    proc = fives("replay", FINISHED_EXAMPLE, "--lang", "en")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "teams: seats 0+2 against seats 1+3" in out
-    assert "round 1 ends: domino, seat 2 went out; seats 0+2 win the round" in out
-    assert "remaining pips: seat 0 10, seat 1 4, seat 2 0, seat 3 27" in out
+    assert "Partnerships: seats 0+2 against seats 1+3" in out
+    assert "Round 1 over: seat 2 went out (domino).\n  Round winner: seats 0+2\n" in out
+    for hand in ("seat 0: 5-5 (10 pips)", "seat 1: 2-2 (4 pips)", "seat 2: none (0 pips)",
+                 "seat 3: 2-5 2-6 6-6 (27 pips)"):
+        assert f"\n    {hand}\n" in out
     # AF-10: one pool, rounded to five once
-    assert "pooled (seat 1 4 + seat 3 27 = 31) and rounded to five once: 30 to seats 0+2" in out
-    assert "points: seats 0+2 +30, seats 1+3 +0" in out
-    assert "  scores: 60-35" in out
-    assert "leader: seat 2, played the last tile of round 1" in out  # AF-12
+    assert ("pooled (seat 1 4 + seat 3 27 = 31) and rounded to five once: "
+            "30 points to seats 0+2.") in out
+    assert "Added at the round's end: seats 0+2 +30, seats 1+3 +0" in out
+    assert "  Scores: 60–35" in out
+    assert "Leader: seat 2, having played the last tile of round 1" in out  # AF-12
     report = report_of(replay_state(Record.from_json(FINISHED_EXAMPLE.read_text())))
     winner = report["winner"]
-    scores = "-".join(str(s) for s in report["scores"])
-    assert out.rstrip().endswith(f"result: seats {winner}+{winner + 2} win the match, {scores}, "
-                                 f"in {len(report['rounds'])} rounds")
+    scores = "–".join(str(s) for s in report["scores"])
+    assert out.rstrip().endswith(f"Winner of the match: seats {winner}+{winner + 2}, {scores}.\n"
+                                 f"Rounds played: {len(report['rounds'])}")
 
 
 @needs_examples
 def test_replay_text_knocks_in_fives_and_threes_and_draws_show_their_tile() -> None:
-    out = fives("replay", EXAMPLES / "fives-and-threes-4p.json").stdout
-    assert " knocks\n" in out and " passes\n" not in out
+    out = fives("replay", EXAMPLES / "fives-and-threes-4p.json", "--lang", "en").stdout
+    assert ": knocks (no tile fits)\n" in out and ": passes" not in out
     assert "the lead passes one seat clockwise each round" in out  # FT-3
     assert "sits out" in out  # FT-8
-    out = fives("replay", EXAMPLES / "all-fives-4p.json").stdout
-    assert "seat 1 draws 1-5\n" in out
+    out = fives("replay", EXAMPLES / "all-fives-4p.json", "--lang", "en").stdout
+    assert "seat 1: draws 1-5 from the stock\n" in out
 
 
 @needs_examples

@@ -7,16 +7,19 @@ protocol, tile notation and end letters stay language-neutral and never pass thr
 
 >>> t("common.points", "en", n=10), t("common.points", "hi", n=10)
 ('10 points', '10 अंक')
+>>> reason_text("stock_empty", None, "hi")
+'भंडार खाली है'
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 
-__all__ = ["LANGUAGES", "catalogue", "default_language", "t"]
+__all__ = ["LANGUAGES", "catalogue", "default_language", "reason_text", "t"]
 
 #: language code -> its own name
 LANGUAGES: dict[str, str] = {"en": "English", "hi": "हिन्दी"}
@@ -59,3 +62,32 @@ def default_language(env: dict[str, str] | None = None) -> str:
             code = value.split(":")[0].split("_")[0].split(".")[0].lower()
             return code if code in LANGUAGES else "en"
     return "en"
+
+
+def reason_text(
+    reason: object, params: Mapping[str, object] | None = None, lang: str = "en"
+) -> str:
+    """Why the engine refuses an action (or a record), in ``lang``.
+
+    ``reason`` is an :class:`~fives.core.state.IllegalAction`, a
+    :class:`~fives.core.record.RecordError`, a :class:`~fives.core.state.Reason` (anything with
+    ``key`` and ``params``), or a key of :data:`fives.core.state.REASON_TEXT` with its
+    ``params``. The text is the catalogue's ``engine.reason.<key>``; a ``game`` parameter (the
+    game's name) reads as the game's title. Without a key (a record's format fault, a deal the
+    game does not allow) the English reason is returned as it is.
+    """
+    if isinstance(reason, str):
+        key: object = reason
+        given: object = params
+    else:
+        key = getattr(reason, "key", None)
+        given = params if params is not None else getattr(reason, "params", None)
+    full = f"engine.reason.{key}"
+    if not isinstance(key, str) or full not in catalogue("en"):
+        fallback = reason if isinstance(reason, str) else getattr(reason, "reason", reason)
+        return str(fallback)
+    values = dict(given) if isinstance(given, Mapping) else {}
+    game = values.get("game")
+    if isinstance(game, str) and f"common.game.{game}" in catalogue(lang):
+        values["game"] = t(f"common.game.{game}", lang)
+    return t(full, lang, **values)

@@ -20,6 +20,7 @@ from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
 from fives.i18n import LANGUAGES, default_language
+from fives.phrasing import record_error_text
 from fives.tui.lang import Tr
 from fives.tui.phrases import HUMAN
 
@@ -224,7 +225,8 @@ def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
             record = Record.from_json(text)
             state = replay_state(record)
         except RecordError as exc:
-            raise SetupError(tr("err.record_bad", path=path, why=exc)) from None
+            why = record_error_text(exc, tr.lang)
+            raise SetupError(tr("err.record_bad", path=path, why=why)) from None
         config = record.config
         seats = seat_names(tr, config.players, args.seat, args.bots, record.seats)
         seed = args.seed if args.seed is not None else record.extra.get("seed")

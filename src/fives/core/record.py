@@ -25,7 +25,12 @@ __all__ = ["Record", "RecordError", "RecordRound", "record_of", "replay", "repor
 
 
 class RecordError(ValueError):
-    """A record that breaks the format or the rules; the message names where and why."""
+    """A record that breaks the format or the rules; the message names where and why.
+
+    ``key`` and ``params`` name the reason for translation (``engine.reason.<key>`` in the
+    catalogue, as :class:`~fives.core.state.IllegalAction` does) when it has a key: the
+    engine's refusals and the record-level ones of :func:`replay_state`; None otherwise.
+    """
 
     def __init__(
         self,
@@ -36,8 +41,12 @@ class RecordError(ValueError):
         seat: int | None = None,
         action: str | None = None,
         legal: Sequence[Action] | None = None,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
     ) -> None:
         self.reason = reason
+        self.key = key
+        self.params: dict[str, object] = dict(params) if params is not None else {}
         self.round_no = round_no
         self.action_no = action_no
         self.seat = seat
@@ -178,10 +187,14 @@ def replay_state(record: Record) -> State:
     state = State(record.config)
     for i, rnd in enumerate(record.rounds):
         if state.over:
-            raise RecordError("the match is already over; no more rounds", round_no=i)
+            raise RecordError(
+                "the match is already over; no more rounds", round_no=i, key="no_more_rounds"
+            )
         if i > 0 and state.round_end is None:
             raise RecordError(
-                "the previous round has not ended, so no new round can start", round_no=i
+                "the previous round has not ended, so no new round can start",
+                round_no=i,
+                key="previous_round_unfinished",
             )
         try:
             state.start_round(rnd.hands, rnd.stock, rnd.leader)
@@ -191,7 +204,10 @@ def replay_state(record: Record) -> State:
             seat = state.turn if state.turn >= 0 else None
             if state.round_end is not None:
                 why = "the match is over" if state.over else "the round is over"
-                raise RecordError(f"{why}; no more actions", round_no=i, action_no=k, action=text)
+                key = "no_more_actions_match" if state.over else "no_more_actions_round"
+                raise RecordError(
+                    f"{why}; no more actions", round_no=i, action_no=k, action=text, key=key
+                )
             try:
                 action = Action.parse(text)
             except NotationError as exc:
@@ -203,7 +219,8 @@ def replay_state(record: Record) -> State:
                 state.play(action)
             except IllegalAction as exc:
                 raise RecordError(
-                    exc.reason, round_no=i, action_no=k, seat=seat, action=text, legal=exc.legal
+                    exc.reason, round_no=i, action_no=k, seat=seat, action=text, legal=exc.legal,
+                    key=exc.key, params=exc.params,
                 ) from None
     return state
 
