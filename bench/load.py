@@ -237,7 +237,7 @@ def main() -> int:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
                  "--bot-delay", str(args.bot_delay), "--forced-delay", str(args.forced_delay),
-                 "--bot-workers", "0", "--log-level", "error"],
+                 "--bot-workers", "0", "--log-level", "error", "--create-rate", "0"],
                 stdout=subprocess.PIPE, text=True,
             )
             line = proc.stdout.readline() if proc.stdout else ""

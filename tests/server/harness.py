@@ -26,7 +26,7 @@ TILE = re.compile(r"\b([0-6])-([0-6])\b")
 
 def fast_settings(db: str, **kw: Any) -> Settings:
     base = dict(db=db, bot_delay=0.0, forced_delay=0.0, round_pause=0.0, bot_workers=0,
-                rate=10000.0, burst=10000, turn_time=0.0)
+                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 

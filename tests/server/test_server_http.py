@@ -149,3 +149,15 @@ def test_example_layouts(shared_server: str) -> None:
     assert r.json()["points"] == 8
     r = httpx.get(f"{shared_server}/api/example", params={"actions": "1-4,6-6@E"}, timeout=5)
     assert r.status_code == 400 and r.json()["error"] == "illegal"
+
+
+def test_table_creation_is_rate_limited_per_address(tmp_path) -> None:
+    from .harness import fast_settings, running_server
+
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), create_rate=1.0, create_burst=3)
+    with running_server(settings) as base:
+        codes = [httpx.post(f"{base}/api/play-now", json={"name": "A"}, timeout=5).status_code
+                 for _ in range(5)]
+        assert codes[:3] == [201, 201, 201] and codes[3:] == [429, 429]
+        r = httpx.post(f"{base}/api/tables?lang=hi", json={"name": "A"}, timeout=5)
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"

@@ -39,6 +39,8 @@ def register(sub: Any) -> None:
                    help="with a clock, the longest wait between rounds (default 30)")
     p.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help="processes for the heavier bots (default 1; 0: think inline)")
+    p.add_argument("--create-rate", type=float, default=30.0, metavar="N",
+                   help="tables one address may create per minute (default 30; 0: no limit)")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from fives.server import Settings, create_app
     from fives.store import StoreError, open_store
 
-    for name in ("turn_time", "bot_delay", "forced_delay", "round_pause"):
+    for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate"):
         if getattr(args, name) < 0:
             raise UsageError(f"--{name.replace('_', '-')} cannot be negative")
     if args.turn_time and args.turn_time < 3:
@@ -90,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         forced_delay=args.forced_delay,
         round_pause=args.round_pause,
         bot_workers=max(0, args.bot_workers),
+        create_rate=args.create_rate,
     )
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]

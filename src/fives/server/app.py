@@ -26,6 +26,7 @@ from fives.i18n import LANGUAGES, catalogue
 from fives.server.bots import bot_levels
 from fives.server.manager import TableManager
 from fives.server.messages import ClientError, parse_message
+from fives.server.ratelimit import TokenBucket
 from fives.server.replay import replay_frames
 from fives.server.settings import Settings
 from fives.server.table import Conn
@@ -90,6 +91,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await manager.shutdown()
             store.close()
 
+    buckets: dict[str, TokenBucket] = {}
+
+    def check_create_rate(request: Request) -> None:
+        """Each address may create only so many tables a minute (HTTP has no connection to
+        hold a limit, so it is kept per address)."""
+        if settings.create_rate <= 0:
+            return
+        host = request.client.host if request.client else "?"
+        bucket = buckets.get(host)
+        if bucket is None:
+            if len(buckets) > 10000:
+                buckets.clear()
+            bucket = buckets[host] = TokenBucket(settings.create_rate / 60, settings.create_burst)
+        if not bucket.take():
+            raise ClientError("rate_limited")
+
     def manager() -> TableManager:
         current: TableManager = state["manager"]
         return current
@@ -131,14 +148,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if request.method == "GET":
             return JSONResponse({"tables": manager().lobby()})
         try:
+            check_create_rate(request)
             spec = await _json_body(request)
             table, seat, token = manager().create(spec)
         except ClientError as err:
-            return _error(request, err)
+            return _error(request, err, 429 if err.code == "rate_limited" else 400)
         return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
 
     async def api_play_now(request: Request) -> Response:
         try:
+            check_create_rate(request)
             body = await _json_body(request)
             if not isinstance(body, dict):
                 raise ClientError("bad_request")
@@ -157,7 +176,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             }
             table, seat, token = manager().create(spec)
         except ClientError as err:
-            return _error(request, err)
+            return _error(request, err, 429 if err.code == "rate_limited" else 400)
         return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
 
     async def api_matches(request: Request) -> Response:

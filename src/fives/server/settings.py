@@ -23,6 +23,9 @@ class Settings:
     #: per-connection rate limit: messages per second, and the burst allowed
     rate: float = 8.0
     burst: int = 25
+    #: tables one address may create per minute (bursts up to create_burst); 0: no limit
+    create_rate: float = 30.0
+    create_burst: int = 30
     #: the largest client message accepted (bytes)
     max_message: int = 2048
     #: a bot that thinks longer than this is replaced by the easy bot for that decision
