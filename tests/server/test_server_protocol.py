@@ -352,3 +352,31 @@ def test_clock_timeouts_then_a_bot_keeps_the_seat(tmp_path) -> None:
             await a.close()
 
         run(go())
+
+
+def test_a_reader_that_cannot_keep_up_is_dropped() -> None:
+    """A connection whose outbox overflows is closed; the table does not wait for it."""
+    from fives.server.table import Conn
+
+    async def go() -> None:
+        closed: list[int] = []
+
+        async def send(text: str) -> None:
+            await asyncio.sleep(3600)  # never done
+
+        async def close(code: int) -> None:
+            closed.append(code)
+
+        conn = Conn(send, 10, 10, queue_size=3, close=close)
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        for i in range(10):
+            conn.send_text(f"message {i}")
+        assert conn.closed
+        pump.cancel()
+        # the pump stops at the marker after the queue: a fresh pump shows the close
+        conn2 = Conn(send, 10, 10, queue_size=1, close=close)
+        conn2.outbox.put_nowait(None)
+        await conn2.pump()
+        assert closed == [1008]
+
+    run(go())

@@ -256,7 +256,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         table_id = ws.path_params["table_id"]
-        conn = Conn(ws.send_text, settings.rate, settings.burst)
+        conn = Conn(ws.send_text, settings.rate, settings.burst, close=lambda code: ws.close(code))
         lang = ws.query_params.get("lang")
         if lang in LANGUAGES:
             conn.lang = lang

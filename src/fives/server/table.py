@@ -68,8 +68,11 @@ def _dumps(obj: Any) -> str:
 class Conn:
     """One WebSocket connection: its seat (None: spectator), language, outbox and rate limit."""
 
-    def __init__(self, send: Any, rate: float, burst: int, queue_size: int = 1000) -> None:
+    def __init__(
+        self, send: Any, rate: float, burst: int, queue_size: int = 1000, close: Any = None
+    ) -> None:
         self._send = send  # async callable(str)
+        self._close = close  # async callable(code): drop a connection that cannot keep up
         self.seat: int | None = None
         self.lang = "en"
         self.greeted = False
@@ -99,6 +102,9 @@ class Conn:
         while True:
             text = await self.outbox.get()
             if text is None:
+                if self._close is not None:
+                    with contextlib.suppress(Exception):
+                        await self._close(1008)
                 return
             await self._send(text)
 
