@@ -145,7 +145,7 @@ def test_every_sampled_world_agrees_with_the_view(game: str, players: int, teams
             held = tiles_of_mask(state.hands[seat])
             assert not [t for t in held if _numbers(t) & voids], (seat, voids, held)
         if not view.history:
-            continue  # before the lead: see the xfail below
+            continue  # before the lead: tested on its own below
         decisions += 1
         sampler = WorldSampler(view)
         # the true deal is an assignment the sampler allows
@@ -170,13 +170,8 @@ def test_every_sampled_world_agrees_with_the_view(game: str, players: int, teams
     assert rounds >= 2 or game == "fives-and-threes"  # later rounds start from their scores
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: before the lead in Muggins/Draw/Block the sampler ignores that the (public) leader "
-    "holds the highest dealt tile (MG-3): the leader's own view gets worlds where another hand "
-    "holds a higher double. Harmless to bots today (the lead is then forced), wrong for any "
-    "other user of WorldSampler."
-))
 def test_before_the_lead_no_other_hand_outranks_the_leader() -> None:
+    """MG-3: the leader holds the highest tile dealt, so no world gives another hand more."""
     config = Config.make("block", 2)
     bad = []
     for seed in range(6):

@@ -137,10 +137,14 @@ class WorldSampler:
                 for tid, time in played[seat]:
                     owner_of_played[tid] = (seat, time)
         lead_rank = _INF
+        # MG-3: the lead is the highest tile dealt; before it is made, only the leader knows it
+        self.check_lead = cfg.game.first_lead == "highest-double" and not history
         if cfg.game.first_lead == "highest-double" and history:
             first = history[0].action.tile
             if first is not None:
                 lead_rank = _RANK[first.id]
+        elif self.check_lead and me == view.leader:
+            lead_rank = max(_RANK[t.id] for t in view.hand)
         # allowed[i]: the slot indexes tile i may go to
         self.allowed: list[list[int]] = []
         for tid in self.tiles:
@@ -262,6 +266,12 @@ class WorldSampler:
         rng.shuffle(rest)
         stock = [tile if tile >= 0 else kept[time] for time, _, tile in self.draws]
         stock.extend(rest)
+        if self.check_lead:
+            best = max(_RANK[t] for t in range(28) if hands[self.leader] >> t & 1)
+            dealt = [_RANK[t] for s in range(n) if s != self.leader
+                     for t in range(28) if hands[s] >> t & 1]
+            if dealt and max(dealt) > best:
+                return None
         state = State(cfg)
         if self.round_start_scores is not None:
             state.scores = list(self.round_start_scores)
