@@ -293,3 +293,52 @@ def test_rules_pages(browser: Browser, live_server: str, lang: str) -> None:
             expect(page.locator(".rules-example svg .tile").first).to_be_visible()
     assert not errors
     context.close()
+
+
+def test_a_whole_match_result_download_and_rematch(page: Page, live_server: str, shots: Path) -> None:
+    """From the lobby, a short match of Block against a bot to its result; the record
+    downloads and replays; the rematch takes the same seat."""
+    import json
+
+    from fives.core.record import Record, replay
+
+    errors = errors_of(page)
+    page.goto(f"{live_server}/?seed=3")
+    page.fill("#name", "Asha")
+    page.select_option("#game", "block")
+    page.fill("#target", "12")
+    page.select_option("#turn-time", "0")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r"/t/"))
+    table = page.url.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "the match did not end"
+        st = state(page)
+        if st and st["result"]:
+            break
+        if st and st["summary"] and st["you"] in st["info"]["waiting_for"]:
+            page.click("#summary-next")
+            page.wait_for_function("(r) => !window.fivesState().summary || window.fivesState().summary.round !== r",
+                                   arg=st["summary"]["round"])
+            continue
+        legal = my_choice(st)
+        if legal:
+            click_action(page, st, human_policy(legal))
+        else:
+            page.wait_for_timeout(40)
+    dialog = page.locator("#result-dialog")
+    expect(dialog).to_be_visible()
+    assert "Final scores" in dialog.inner_text()
+    page.screenshot(path=str(shots / "result-en.png"))
+    with page.expect_download() as info:
+        page.click("#download-btn")
+    record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert record["game"] == "block" and record["seats"][0] == "Asha"
+    assert replay(Record.from_data(record))["over"] is True
+    page.click("#rematch-btn")
+    page.wait_for_url(re.compile(r"/t/(?!" + table + ")"))
+    page.wait_for_function("window.fivesState() && window.fivesState().view")
+    assert state(page)["you"] == 0
+    assert state(page)["info"]["rematch_of"] == table
+    assert not errors
