@@ -661,8 +661,8 @@ class Table:
                     pass
             try:
                 await self._step(step, planned_n)
-            except ClientError:
-                pass
+            except ClientError:  # the store refused the action: try again shortly
+                await asyncio.sleep(1.0)
             except StoreError:
                 log.exception("table %s: store failed; retrying shortly", self.id)
                 await asyncio.sleep(1.0)
