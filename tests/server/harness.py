@@ -32,12 +32,12 @@ def fast_settings(db: str, **kw: Any) -> Settings:
 
 
 @contextlib.contextmanager
-def running_server(settings: Settings) -> Iterator[str]:
+def running_server(settings: Settings, store: Any = None) -> Iterator[str]:
     """Serve the app on a free loopback port in a thread; yield its base URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(settings, store), log_level="critical", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

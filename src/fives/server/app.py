@@ -30,6 +30,7 @@ from fives.server.ratelimit import TokenBucket
 from fives.server.replay import replay_frames
 from fives.server.settings import Settings
 from fives.server.table import Conn
+from fives.store.base import Store
 from fives.store.sqlite import open_store
 
 __all__ = ["create_app"]
@@ -74,13 +75,15 @@ def _page(name: str) -> Any:
     return endpoint
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
+    """The app; ``store`` replaces the SQLite file of ``settings.db`` (another database)."""
     settings = settings or Settings()
     state: dict[str, Any] = {}
+    given_store = store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = open_store(settings.db)
+        store = given_store if given_store is not None else open_store(settings.db)
         manager = TableManager(store, settings)
         state["manager"] = manager
         app.state.manager = manager
