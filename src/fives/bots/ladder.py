@@ -232,7 +232,12 @@ class CheatBot(SearchBot):
 register_bot("random", RandomBot)
 register_bot("easy", EasyBot)
 register_bot("medium", MediumBot)
-register_bot("hard", lambda: SearchBot("hard", worlds=40, budget=3000, eps=0.1))
-register_bot("expert", lambda: SearchBot("expert", worlds=80, budget=12000, eps=0.1))
+register_bot("hard", lambda: SearchBot("hard", worlds=30, budget=1500, eps=0.1, prior=0.5))
+register_bot(
+    "expert",
+    lambda: SearchBot(
+        "expert", worlds=80, budget=6000, eps=0.1, prior=0.5, endgame_tiles=6
+    ),
+)
 register_bot("cheat", CheatBot, offered=False)
 
