@@ -207,7 +207,7 @@ class CheatBot(SearchBot):
     """
 
     def __init__(self) -> None:
-        super().__init__("cheat", worlds=24, budget=1200, eps=0.1)
+        super().__init__("cheat", worlds=30, budget=1500, eps=0.1, prior=0.5)
         self._state: State | None = None
 
     def peek(self, state: State) -> None:
