@@ -546,6 +546,16 @@ class State:
             raise IllegalAction(text, self._why_illegal(code, legal), [ACTIONS[c] for c in legal])
         return self.apply_code(code)
 
+    def refusal(self, action: Action) -> Reason | None:
+        """Why the rules refuse ``action`` now, or None if it is legal (the state is unchanged)."""
+        if self.over:
+            return Reason("match_over")
+        if self.leader < 0 or self.round_end is not None:
+            return Reason("round_over")
+        legal = self.legal_codes()
+        code = int(action)
+        return None if code in legal else self._why_illegal(code, legal)
+
     def _why_illegal(self, code: int, legal: list[int]) -> Reason:
         act = ACTIONS[code]
         hand = self.hands[self.turn]
