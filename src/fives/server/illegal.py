@@ -1,7 +1,7 @@
-"""Why an action is refused, as a catalogue code (the engine's reasons are English text).
+"""Why an action is refused, as a catalogue code the browser can say in the player's language.
 
-The engine decides legality; this only names the reason so the server can say it in the
-player's language.
+The engine decides legality and names the reason (``State.refusal``); this maps its reason to
+the web catalogue's wording, which speaks to the player ("you must play it").
 """
 
 from __future__ import annotations
@@ -9,9 +9,26 @@ from __future__ import annotations
 from typing import Any
 
 from fives.core.state import State
-from fives.core.tiles import DRAW, END_NAMES, PASS, Action, NotationError
+from fives.core.tiles import DRAW, PASS, Action, NotationError
 
 __all__ = ["illegal_reason"]
+
+#: engine reason key -> ``web.error.<code>``
+_CODES = {
+    "no_drawing": "illegal_no_drawing",
+    "stock_empty": "illegal_stock_empty",
+    "must_play_not_draw": "illegal_must_play",
+    "must_draw": "illegal_must_draw",
+    "must_play": "illegal_must_play",
+    "not_held": "illegal_not_held",
+    "lead_over": "illegal_needs_end",
+    "lead_must_be": "illegal_lead_forced",
+    "lead_without_end": "illegal_lead_no_end",
+    "side_arm_closed": "illegal_side_arm",
+    "end_not_open": "illegal_end_closed",
+    "does_not_fit": "illegal_no_fit_end",
+    "drawn_tile": "illegal_play_drawn",
+}
 
 
 def illegal_reason(state: State, text: str) -> tuple[str, dict[str, Any]]:
@@ -20,44 +37,13 @@ def illegal_reason(state: State, text: str) -> tuple[str, dict[str, Any]]:
         act = Action.parse(text)
     except NotationError:
         return "illegal_notation", {}
-    legal = state.legal_actions()
-    if act in legal:
+    reason = state.refusal(act)
+    if reason is None:
         return "illegal", {}
-    lay = state.layout
-    seat = state.turn
-    if act == DRAW:
-        if not state.config.game.drawing:
-            return "illegal_no_drawing", {}
-        if state.stock_left() == 0:
-            return "illegal_stock_empty", {}
-        return "illegal_must_play", {}
-    if act == PASS:
-        if DRAW in legal:
-            return "illegal_must_draw", {}
-        return "illegal_must_play", {}
     tile = act.tile
-    assert tile is not None
-    if not state.hands[seat] & tile.mask:
-        return "illegal_not_held", {"tile": str(tile)}
-    if DRAW in legal or PASS in legal:
-        return "illegal_no_fit", {"tile": str(tile)}
-    if act.kind == "lead":
-        if lay.count:
-            return "illegal_needs_end", {}
-        first = legal[0].tile
-        return "illegal_lead_forced", {"tile": str(first)}
-    if lay.count == 0:
-        return "illegal_lead_no_end", {}
-    open_ends = dict(lay.ends)
-    end = act.end
-    assert end is not None
-    if end not in open_ends:
-        if lay.spinner >= 0 and end >= 2:
-            return "illegal_side_arm", {}
-        return "illegal_end_closed", {"end": END_NAMES[end]}
-    if not tile.has(open_ends[end]):
-        return "illegal_no_fit_end", {"tile": str(tile), "end": END_NAMES[end], "value": open_ends[end]}
-    log = state.log
-    if log and log[-1][0] == seat and log[-1][1] == int(DRAW):
-        return "illegal_play_drawn", {}
-    return "illegal", {}
+    if reason.key == "does_not_fit" and tile is not None:
+        legal = state.legal_actions()
+        if DRAW in legal or PASS in legal:  # nothing fits at all: say so, not just this end
+            return "illegal_no_fit", {"tile": str(tile)}
+    params = {k: v for k, v in reason.params.items() if k in ("tile", "end", "value")}
+    return _CODES.get(reason.key, "illegal"), params
