@@ -295,6 +295,18 @@ def _fmt_tally(s: dict[str, Any]) -> str:
     )
 
 
+def _commit() -> str:
+    """The checkout's commit, so that a figure can be traced to the bots that made it."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=os.path.dirname(os.path.abspath(__file__)), check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--only", choices=["mcts", "ismcts", "speed"], action="append",
@@ -310,8 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     only = set(args.only or ["mcts", "ismcts", "speed"])
 
-    print(f"# bench/headtohead.py  seed={args.seed} deals={args.deals} mcts_sims={args.mcts_sims} "
-          f"ismcts_sims={args.ismcts_sims} uct_c={args.uct_c} bot={args.bot} seconds={args.seconds:g}")
+    print(f"# bench/headtohead.py  commit={_commit()} seed={args.seed} deals={args.deals} "
+          f"mcts_sims={args.mcts_sims} ismcts_sims={args.ismcts_sims} uct_c={args.uct_c} "
+          f"bot={args.bot} seconds={args.seconds:g}")
     tallies = []
     if "mcts" in only:
         tallies.append(figure_mcts(args).summary())
