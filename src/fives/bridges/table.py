@@ -33,7 +33,7 @@ from typing import Any, Final
 
 from fives.core.games import Config
 from fives.core.sampling import WorldSampler
-from fives.core.state import RoundEnd, RoundInfo, Score, State, lead_priority
+from fives.core.state import RoundEnd, RoundInfo, Score, State
 from fives.core.tiles import ACTIONS, ALL_TILES, DRAW, LEAD_BASE, Action, tiles_of_mask
 from fives.core.view import view_of
 
@@ -67,18 +67,6 @@ DRAWING: Final = "drawing"  # a seat chose to draw; chance picks the tile
 OVER: Final = "over"  # the round (or the match) is over
 
 _DRAW_CODE: Final = int(DRAW)
-#: MG-3's order for the lead (doubles first, then the heaviest tile), per tile id
-_LEAD_KEY: Final = tuple(lead_priority(t) for t in ALL_TILES)
-
-
-def tiles_of_mask_ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def config_from(
     game: str,
@@ -427,11 +415,6 @@ class Table:
             deal = [t if i in mine else others.pop() for i, t in enumerate(self.dealt)]
             return prefix + deal  # (in the lot phase the lot is still to be drawn)
         st = self.state
-        if not st.log and not self.lot and self._leader_rule() == "highest-double":
-            # Before the lead, WorldSampler knows nothing of MG-3 (it reads the rule off the
-            # lead tile): deal so that the leader holds the highest tile dealt.
-            dealt = self._lead_deal(seat, rng)
-            return prefix + [t.id for mask in dealt for t in tiles_of_mask(mask)]
         if self._cache is not None and self._cache[0] == seat:
             sampler = self._cache[1]
         else:
@@ -450,39 +433,6 @@ class Table:
         if self.phase is DRAWING:
             out.append(_DRAW_CODE)
         return out
-
-    def _leader_rule(self) -> str:
-        game = self.config.game
-        return game.first_lead if not self.state.finished else game.next_lead
-
-    def _lead_deal(self, seat: int, rng: random.Random) -> list[int]:
-        """Hands (masks per seat) for the moment before the lead of a round whose leader holds
-        the highest tile dealt (MG-3): the seat's own hand as it is, the others at random among
-        the deals that keep the leader where it is (uniform over them)."""
-        st = self.state
-        cfg = self.config
-        n = cfg.players
-        size = cfg.hand_size
-        own = st.dealt[seat]
-        leader = st.leader
-        unseen = [t for t in range(28) if not own >> t & 1]
-        if seat == leader:
-            top = max(_LEAD_KEY[t] for t in tiles_of_mask_ids(own))
-            unseen = [t for t in unseen if _LEAD_KEY[t] < top]
-        others = [s for s in range(n) if s != seat]
-        for _attempt in range(100_000):
-            picked = rng.sample(unseen, size * len(others))
-            hands = [0] * n
-            hands[seat] = own
-            for i, s in enumerate(others):
-                for t in picked[i * size : (i + 1) * size]:
-                    hands[s] |= 1 << t
-            best = max(
-                (_LEAD_KEY[t], s) for s in range(n) for t in tiles_of_mask_ids(hands[s])
-            )
-            if best[1] == leader:
-                return hands
-        raise RuntimeError("no deal found that keeps the leader")  # pragma: no cover
 
     # -- text --------------------------------------------------------------------------------
 
