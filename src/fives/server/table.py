@@ -132,6 +132,10 @@ class Seat:
         return self.name or "player"
 
 
+#: seconds a turn clock keeps at least when a table comes back after a restart
+_RESUME_GRACE = 5.0
+
+
 class Table:
     """A match: its engine state, seats, connections, clock and driver."""
 
@@ -230,6 +234,14 @@ class Table:
         if state.round_end is not None:
             table.summary = round_summary(state)
             table.round_ended_at = time.monotonic()
+        elif table.turn_time > 0 and stored.rounds and state.turn >= 0:
+            # The clock resumes where it was: the turn began at the last stored action (or the
+            # deal); a few seconds are always left so a returning player can still act.
+            last = stored.rounds[-1]
+            began = last.actions[-1].ts if last.actions else last.ts
+            left = table.turn_time - max(0.0, time.time() - began)
+            table.deadline = time.monotonic() + min(table.turn_time, max(_RESUME_GRACE, left))
+            table.deadline_n = table.n
         return table
 
     def start(self) -> None:
