@@ -265,7 +265,3 @@ def record_of(state: State, seats: Sequence[str] | None = None, **extra: Any) ->
         for r in state.rounds()
     ]
     return Record(state.config, rounds, list(seats) if seats is not None else None, dict(extra))
-
-
-def load_record(data: Mapping[str, Any] | str) -> Record:
-    return Record.from_json(data) if isinstance(data, str) else Record.from_data(dict(data))

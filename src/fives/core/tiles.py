@@ -13,7 +13,7 @@ Tile.parse('1-4')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 __all__ = [
@@ -278,11 +278,3 @@ ACTIONS: Final[tuple[Action, ...]] = tuple(int.__new__(Action, c) for c in range
 DRAW: Final = ACTIONS[_DRAW_CODE]
 PASS: Final = ACTIONS[_PASS_CODE]
 LEAD_BASE: Final = _LEAD_BASE
-
-
-def iter_bits(mask: int) -> Iterator[int]:
-    """The set bit positions of a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
