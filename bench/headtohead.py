@@ -45,6 +45,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.games import block_dominoes  # noqa: F401  (registers it)
+from peers_lib import openspiel_random_game
 
 import fives.bridges.openspiel as fo
 from fives.bridges.block_dominoes import BlockDominoesBot
@@ -223,23 +224,7 @@ class Playouts:
         games = moves = 0
         while True:
             for _ in range(4):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    if state.is_chance_node():
-                        outcomes = state.chance_outcomes()
-                        r = rand()
-                        acc = 0.0
-                        action = outcomes[-1][0]
-                        for a, p in outcomes:
-                            acc += p
-                            if r < acc:
-                                action = a
-                                break
-                        state.apply_action(action)
-                    else:
-                        legal = state.legal_actions()
-                        state.apply_action(legal[int(rand() * len(legal))])
-                        moves += 1
+                moves += openspiel_random_game(game, rand)
                 games += 1
             now = time.perf_counter()
             if now >= deadline:

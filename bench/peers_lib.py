@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from typing import Any
 
 _CHECK_EVERY = 8  # games between clock reads
 
@@ -29,9 +31,7 @@ def openspiel_block_games_per_sec(seconds: float, seed: int) -> tuple[float, flo
     from open_spiel.python import games  # noqa: F401  (registers the python_* games)
 
     game = pyspiel.load_game("python_block_dominoes")
-    rng = random.Random(seed)
-    choice = rng.choice
-    rand = rng.random
+    rand = random.Random(seed).random
 
     n_games = 0
     n_moves = 0
@@ -39,28 +39,37 @@ def openspiel_block_games_per_sec(seconds: float, seed: int) -> tuple[float, flo
     deadline = start + seconds
     while True:
         for _ in range(_CHECK_EVERY):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    r = rand()
-                    acc = 0.0
-                    action = outcomes[-1][0]
-                    for a, p in outcomes:
-                        acc += p
-                        if r < acc:
-                            action = a
-                            break
-                    state.apply_action(action)
-                else:
-                    state.apply_action(choice(state.legal_actions()))
-                    n_moves += 1
+            n_moves += openspiel_random_game(game, rand)
             n_games += 1
         now = time.perf_counter()
         if now >= deadline:
             break
     elapsed = now - start
     return n_games / elapsed, n_moves / elapsed
+
+
+def openspiel_random_game(game: Any, rand: Callable[[], float]) -> int:
+    """Play one OpenSpiel game to its end: chance nodes by their outcome probabilities, player
+    nodes uniformly among the legal actions; return the number of player moves."""
+    moves = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            r = rand()
+            acc = 0.0
+            action = outcomes[-1][0]
+            for a, p in outcomes:
+                acc += p
+                if r < acc:
+                    action = a
+                    break
+            state.apply_action(action)
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rand() * len(legal))])
+            moves += 1
+    return moves
 
 
 def dominoes_games_per_sec(seconds: float, seed: int) -> tuple[float, float]:
