@@ -19,16 +19,16 @@ from fives.core.state import State
 from fives.core.tiles import ACTIONS
 from fives.core.view import view_of
 from fives.i18n import LANGUAGES
-from fives.tui import board
-from fives.tui.lang import Tr
-from fives.tui.phrases import (
+from fives.phrasing import (
     Names,
+    Tr,
     draw_line,
     pass_line,
     play_line,
     result_line,
     round_end_lines,
 )
+from fives.tui import board
 
 PACKAGE = Path(fives.__file__).resolve().parent
 LOCALES = PACKAGE / "locales"
@@ -163,7 +163,7 @@ def test_random_matches_are_told_in_both_languages(
 def test_scoring_sentences_match_the_seeds() -> None:
     """The seeds' worked examples: 2 + 8 = 10: 10 points (All Fives), 2 points (F&T)."""
     from fives.core.layout import Layout
-    from fives.tui.phrases import play_sentence
+    from fives.phrasing import play_sentence
 
     lay = Layout(spinner_rules=True)
     for text in ("1-4", "1-1@W", "4-4@E"):

@@ -20,9 +20,11 @@ from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
 from fives.i18n import LANGUAGES, default_language
-from fives.phrasing import record_error_text
-from fives.tui.lang import Tr
-from fives.tui.phrases import HUMAN
+from fives.phrasing import (
+    HUMAN,
+    Tr,
+    record_error_text,
+)
 
 
 class SetupError(Exception):

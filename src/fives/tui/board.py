@@ -35,8 +35,14 @@ from rich.text import Text
 from fives.core.layout import Layout
 from fives.core.tiles import ALL_TILES, END_NAMES, Action, E, N, S, Tile, W
 from fives.core.view import View
-from fives.tui.lang import Tr, fmt_score
-from fives.tui.phrases import Names, action_text, ends_text, play_sentence
+from fives.phrasing import (
+    Names,
+    Tr,
+    action_text,
+    ends_text,
+    fmt_score,
+    play_sentence,
+)
 from fives.tui.sheet import tally_parts, tally_rows, track_rows
 
 __all__ = ["Canvas", "hand_text", "layout_lines", "layout_text", "move_lines", "table"]

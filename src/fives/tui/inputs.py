@@ -5,7 +5,7 @@ A move is typed as the number of a listed move, or as a tile and an end: ``3-5 e
 ``pass``/``p``/``knock``/``k`` name those actions. Other keys: ``?`` a hint, ``r`` the rules,
 ``h`` help, ``q`` quit (the record is already saved).
 
->>> from fives.tui.lang import Tr
+>>> from fives.phrasing import Tr
 >>> tr = Tr("en")
 >>> from fives.core.games import Config
 >>> from fives.core.state import State
@@ -48,8 +48,10 @@ from typing import IO
 
 from fives.core.tiles import DRAW, END_NAMES, PASS, Action, Tile
 from fives.core.view import View
-from fives.tui.lang import Tr
-from fives.tui.phrases import ends_text
+from fives.phrasing import (
+    Tr,
+    ends_text,
+)
 
 __all__ = ["TIMEOUT", "LineReader", "Refusal", "understand"]
 

@@ -29,12 +29,10 @@ from fives.core.record import record_of
 from fives.core.state import RoundEnd, State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
 from fives.core.view import View, view_of
-from fives.tui import board
-from fives.tui.inputs import TIMEOUT, LineReader, Refusal, understand
-from fives.tui.lang import Tr
-from fives.tui.phrases import (
+from fives.phrasing import (
     HUMAN,
     Names,
+    Tr,
     action_text,
     draw_line,
     ends_text,
@@ -45,6 +43,8 @@ from fives.tui.phrases import (
     result_line,
     round_end_lines,
 )
+from fives.tui import board
+from fives.tui.inputs import TIMEOUT, LineReader, Refusal, understand
 
 __all__ = ["HINT_BOTS", "Setup", "Session", "Stop", "derive_seed", "draw_lot"]
 
