@@ -1379,3 +1379,30 @@ def test_DB_5_target_100_ends_the_match(game: str) -> None:
     data["rounds"].append(rnd([["6-6"], ["4-6"]]))
     err = expect_error(data)
     assert err.round_no == 10 and "over" in err.reason
+
+
+def test_AF_3_a_last_tile_that_reaches_the_target_ends_the_match_as_target() -> None:
+    """AF-3: the target wins at once, even on the play that empties a hand: no remaining
+    tiles are counted after it (the round's end reads ``target``)."""
+    import random as _random
+
+    from fives.core.games import Config as _Config
+    from fives.core.state import State as _State
+
+    found = 0
+    for seed in range(400):
+        rng = _random.Random(seed)
+        state = _State(_Config.make("all-fives", 2, target=60))
+        while not state.over:
+            if state.needs_deal():
+                state.deal_next(rng)
+                continue
+            seat = state.turn
+            state.apply_code(rng.choice(state.legal_codes()))
+        end = state.round_end
+        assert end is not None
+        if end.reason == "target" and state.hands[seat] == 0:
+            found += 1
+            assert end.winner is None and all(p == 0 for p in end.points)
+            assert state.winner == state.config.side_of(seat)
+    assert found > 0
