@@ -13,7 +13,8 @@ import sys
 from typing import Any
 
 from fives.cli.errors import UsageError
-from fives.core.games import Config, RulesError
+from fives.cli.options import add_match_options, config_from
+from fives.core.games import Config
 from fives.core.record import record_of, score_json
 from fives.core.state import State
 
@@ -29,20 +30,9 @@ def register(sub: Any) -> None:
         description="Play a whole match with uniformly random legal actions and write its "
         "record (RECORD.md). The same seed gives the same record.",
     )
-    p.add_argument("--game", required=True, metavar="G", help="the game, e.g. all-fives")
-    p.add_argument("--players", required=True, type=int, metavar="N", help="2, 3 or 4 players")
-    p.add_argument(
-        "--teams",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="partnerships (4 players only; default: the game's rule)",
-    )
+    add_match_options(p, "partnerships (4 players only; default: the game's rule)")
     p.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the record here (default: stdout)")
-    p.add_argument("--target", type=int, metavar="T", help="match target (default: the game's)")
-    p.add_argument(
-        "--hand-size", type=int, metavar="K", help="tiles dealt to each player (a house rule)"
-    )
     p.set_defaults(func=run)
 
 
@@ -63,13 +53,7 @@ def play_random(config: Config, seed: int, max_rounds: int = MAX_ROUNDS) -> Stat
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = {"hand_size": args.hand_size} if args.hand_size is not None else None
-    try:
-        config = Config.make(
-            args.game, args.players, teams=args.teams, target=args.target, rules=rules
-        )
-    except RulesError as exc:
-        raise UsageError(str(exc)) from None
+    config = config_from(args)
     out = sys.stdout
     if args.output is not None:
         try:

@@ -21,7 +21,7 @@ from typing import Any
 from fives.bots.base import BotError, make_bot
 from fives.bots.protocol import DEFAULT_MOVE_TIME
 from fives.cli.errors import UsageError
-from fives.core.games import Config, RulesError
+from fives.cli.options import add_match_options, config_from
 from fives.tournament.runner import Plan, command_exists, default_jobs, run_tournament, seatings
 
 DEFAULT_OUT = "tournament-results"
@@ -36,13 +36,9 @@ def register(sub: Any) -> None:
         "A bot is one of ours (random, easy, ...) or cmd:COMMAND LINE for an outside program "
         "speaking the bot protocol.",
     )
-    p.add_argument("--game", required=True, metavar="G", help="the game, e.g. all-fives")
-    p.add_argument("--players", required=True, type=int, metavar="N", help="2, 3 or 4 players")
-    p.add_argument(
-        "--teams",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="partnerships (4 players; default: the game's rule); bots A,B are then the teams "
+    add_match_options(
+        p,
+        "partnerships (4 players; default: the game's rule); bots A,B are then the teams "
         "of seats 0+2 and 1+3",
     )
     p.add_argument(
@@ -64,8 +60,6 @@ def register(sub: Any) -> None:
                    help=f"parallel processes (default: the CPU count, {default_jobs()})")
     p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
                    help=f"where results, records and the chart go (default: {DEFAULT_OUT})")
-    p.add_argument("--target", type=int, metavar="T", help="match target (default: the game's)")
-    p.add_argument("--hand-size", type=int, metavar="K", help="tiles dealt to each player (a house rule)")
     p.add_argument("--move-time", type=float, default=DEFAULT_MOVE_TIME, metavar="SECONDS",
                    help=f"time limit per decision for outside (cmd:) bots (default {DEFAULT_MOVE_TIME:g})")
     p.add_argument("--json", action="store_true", help="print results.json on stdout instead of a table")
@@ -102,11 +96,7 @@ def _bot_names(args: argparse.Namespace) -> list[str]:
 
 
 def build_plan(args: argparse.Namespace) -> Plan:
-    rules = {"hand_size": args.hand_size} if args.hand_size is not None else None
-    try:
-        config = Config.make(args.game, args.players, teams=args.teams, target=args.target, rules=rules)
-    except RulesError as exc:
-        raise UsageError(str(exc)) from None
+    config = config_from(args)
     names = _bot_names(args)
     try:
         seats = seatings(config.players, len(names))
