@@ -309,6 +309,9 @@ def _expected_end_points(state: State) -> list[Fraction]:
         assert end.went_out is not None
         win = side[end.went_out]
         opp = [s for s in range(n) if side[s] != win]
+        before = state.scores[win] - end.points[win]  # the side's score before the round's end
+        if game != "fives-and-threes" and before >= state.config.target:
+            return out  # RECORD.md: the last tile itself reached the target; nothing more paid
         if game == "all-fives":
             out[win] = Fraction(_round5(sum(pips[s] for s in opp)))
         elif game == "muggins":

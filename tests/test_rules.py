@@ -1250,12 +1250,13 @@ def test_MG_8_thirteen_rounds_up_and_twelve_down_in_a_block() -> None:
 
 def test_MG_9_target_150_and_the_match_ends_at_once() -> None:
     """MG-9: play and round-end points make one total; at 150 the match ends at once: seven
-    rounds of 5-5 led (10) and out (6-4 left: 10) make 140; the eighth lead reaches 150."""
+    rounds of 5-5 led (10) and out (6-4 left: 10) make 140; the eighth lead reaches 150. That
+    lead is also the last tile, so the round reads ``domino`` and pays nothing (RECORD.md)."""
     assert all(Config.make("muggins", p).target == 150 for p in (2, 3, 4))
     rounds = [rnd([["5-5"], ["4-6"]], ["5-5"]) for _ in range(8)]
     rep = report(rec("muggins", 2, *rounds, rules={"hand_size": 1}))
     assert [r["scores"][0] for r in rep["rounds"]] == [20, 40, 60, 80, 100, 120, 140, 150]
-    assert _end(rep)["reason"] == "target"
+    assert (_end(rep)["reason"], _end(rep)["winner"], _end(rep)["points"]) == ("domino", 0, [0, 0])
     assert (rep["winner"], rep["over"]) == (0, True)
 
 
@@ -1381,28 +1382,52 @@ def test_DB_5_target_100_ends_the_match(game: str) -> None:
     assert err.round_no == 10 and "over" in err.reason
 
 
-def test_AF_3_a_last_tile_that_reaches_the_target_ends_the_match_as_target() -> None:
-    """AF-3: the target wins at once, even on the play that empties a hand: no remaining
-    tiles are counted after it (the round's end reads ``target``)."""
+def test_AF_3_a_last_tile_that_reaches_the_target_ends_the_round_as_domino() -> None:
+    """AF-3 with RECORD.md's last-tile case: a play that empties the hand ends the round as
+    ``domino`` even when its own points reach the target; the mover's side wins the round and
+    the match, and nothing more is paid. ``target`` is kept for a play that leaves tiles."""
     import random as _random
 
     from fives.core.games import Config as _Config
     from fives.core.state import State as _State
 
-    found = 0
-    for seed in range(400):
-        rng = _random.Random(seed)
-        state = _State(_Config.make("all-fives", 2, target=60))
-        while not state.over:
-            if state.needs_deal():
-                state.deal_next(rng)
-                continue
-            seat = state.turn
-            state.apply_code(rng.choice(state.legal_codes()))
-        end = state.round_end
-        assert end is not None
-        if end.reason == "target" and state.hands[seat] == 0:
-            found += 1
-            assert end.winner is None and all(p == 0 for p in end.points)
-            assert state.winner == state.config.side_of(seat)
-    assert found > 0
+    out_at_target = mid_round_target = 0
+    for game in ("all-fives", "muggins"):
+        for seed in range(300):
+            rng = _random.Random(seed)
+            state = _State(_Config.make(game, 2, target=60))
+            while not state.over:
+                if state.needs_deal():
+                    state.deal_next(rng)
+                    continue
+                seat = state.turn
+                state.apply_code(rng.choice(state.legal_codes()))
+            end = state.round_end
+            assert end is not None
+            side = state.config.side_of(seat)
+            if state.hands[seat] == 0 and end.reason == "domino" and end.payment == "target":
+                out_at_target += 1
+                assert end.winner == side == state.winner and end.went_out == seat
+                assert all(p == 0 for p in end.points)
+            elif end.reason == "target":
+                mid_round_target += 1
+                assert state.hands[seat] != 0, "a last tile never ends the round as target"
+                assert end.winner is None and all(p == 0 for p in end.points)
+                assert state.winner == side
+    assert out_at_target > 0 and mid_round_target > 0
+
+
+def test_AF_3_the_public_last_tile_example_replays_as_domino() -> None:
+    """RECORD.md, spelled out: 3-4@E empties seat 0's hand and brings it from 240 to 255 of
+    250. The round ends as a domino won by seat 0, paying nothing more; the match is over."""
+    hands = [["0-5", "5-5"], ["0-0", "1-2"]]
+    rep = report(rec("all-fives", 2, rnd(hands, ["0-5", "0-0@W", "5-5@E"]),
+                     rules={"hand_size": 2}, target=10))
+    assert [e["points"] for e in _ev(rep)] == [5, 5, 10]
+    assert _end(rep) == {**_end(rep), "reason": "domino", "winner": 0, "points": [0, 0]}
+    assert (rep["scores"], rep["winner"], rep["over"]) == ([15, 5], 0, True)
+    # The same points on a play that leaves a tile in the hand: ``target``, no round winner.
+    rep = report(rec("all-fives", 2, rnd([["5-5", "0-5"], ["0-0", "1-2"]], ["5-5"]),
+                     rules={"hand_size": 2}, target=10))
+    assert _end(rep) == {**_end(rep), "reason": "target", "winner": None, "points": [0, 0]}
+    assert (rep["scores"], rep["winner"], rep["over"]) == ([10, 0], 0, True)

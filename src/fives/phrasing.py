@@ -403,7 +403,7 @@ def payment_text(names: Names, end: RoundEnd, side_pips: Sequence[int]) -> str:
             side=names.side(winner),
             target=cfg.target,
         )
-    if end.reason == "target":
+    if pay == "target":
         return tr("pay.target")
     if cfg.game.remaining == "none":
         return tr("pay.never", game=names.game())

@@ -220,7 +220,7 @@ def test_every_round_end_payment_is_phrased(lang: str) -> None:
          {"en": "1 point for going out to you (seat 0)", "hi": "हाथ खाली करने का 1 अंक"}),
         (ft, RoundEnd("domino", 0, (0, 0), (0, 5), "discarded", 0, 3),
          {"en": "(3 points) are discarded: you (seat 0) would pass 61", "hi": "61 से ऊपर चला जाता"}),
-        (two, RoundEnd("target", None, (0, 0), (10, 12), "none"),
+        (two, RoundEnd("target", None, (0, 0), (10, 12), "target"),
          {"en": "remaining tiles are not counted", "hi": "बची गोटियाँ नहीं गिनी जातीं"}),
     ]
     for config, end, expected in cases:

@@ -173,7 +173,7 @@ class RoundEnd:
     winner: int | None  # the side that won the round
     points: tuple[Score, ...]  # per side, what the round's end added
     pips: tuple[int, ...]  # remaining pips per seat when the round ended
-    payment: str  # how the points were found: pool, each, plain, split, bonus, none, ...
+    payment: str  # how the points were found: pool, each, plain, split, bonus, target, none, ...
     went_out: int | None = None  # the seat that played the last tile (domino)
     discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
 
@@ -636,7 +636,10 @@ class State:
             score = self.scores[side] + points
             self.scores[side] = score
             if score >= self._target:
-                self._end_target(side)
+                if not hand and not (self._play_on and hands[(seat + 2) % 4]):
+                    self._end_out_at_target(seat)
+                else:
+                    self._end_target(side)
                 return entry
         if not hand:
             if self._play_on and hands[(seat + 2) % 4]:
@@ -736,7 +739,18 @@ class State:
 
     def _end_target(self, side: int) -> None:
         self.round_end = RoundEnd(
-            "target", None, (0,) * len(self.scores), self._pips(), "none"
+            "target", None, (0,) * len(self.scores), self._pips(), "target"
+        )
+        self.turn = -1
+        self.over = True
+        self.winner = side
+
+    def _end_out_at_target(self, seat: int) -> None:
+        """RECORD.md: a play that empties the hand ends the round as ``domino`` even when its own
+        points reach the target; the match is over, so nothing more is paid."""
+        side = self.side[seat]
+        self.round_end = RoundEnd(
+            "domino", side, (0,) * len(self.scores), self._pips(), "target", seat
         )
         self.turn = -1
         self.over = True

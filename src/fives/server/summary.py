@@ -62,7 +62,7 @@ def round_summary(state: State) -> dict[str, Any] | None:
     lines: list[dict[str, Any]] = []
     payment = end.payment
     winner = end.winner
-    if end.reason == "target":
+    if payment == "target":
         scorer = state.winner
         lines.append({"kind": "target", "side": scorer})
     elif payment == "pool":
@@ -110,7 +110,7 @@ def round_summary(state: State) -> dict[str, Any] | None:
         lines.append({"kind": "tie"})
     else:  # "none": a Fives and Threes block
         lines.append({"kind": "no_score", "blocked": end.reason == "blocked"})
-    if game.remaining == "none" and end.reason != "target":
+    if game.remaining == "none" and payment != "target":
         lines.append({"kind": "tiles_never_score"})
     return {
         "round": state.round_index,
