@@ -3,17 +3,33 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
+NATIVE := $(VENV)/.compiled
+# The sources mypyc compiles (listed once, in src/fives/compiled.py).
+COMPILED := $(shell $(PYTHON) src/fives/compiled.py 2>/dev/null)
+# The core's tests, run again on the pure modules.
+CORE_TESTS := tests/test_rules.py tests/test_properties.py tests/test_examples.py \
+              tests/test_seeds.py tests/test_rejections.py tests/test_readme.py \
+              tests/test_compiled.py tests/bots/test_sampling.py tests/bots/test_ladder.py
 
 .PHONY: venv run test chromium bench bench-peers clean
 
-venv: $(STAMP)
+venv: $(NATIVE)
 
-# Rebuilt only when pyproject.toml changes (or the venv is missing).
-$(STAMP): pyproject.toml
+# Rebuilt only when pyproject.toml or setup.py changes (or the venv is missing). The editable
+# install itself is pure; the compiled core is built in place below.
+$(STAMP): pyproject.toml setup.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -m pip install -q --upgrade pip
-	@$(BIN)/python -m pip install -q -e '.[dev]'
+	@$(BIN)/python -m pip install -q --upgrade pip "setuptools>=68"
+	@FIVES_PURE=1 $(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
+
+# The compiled core (mypyc), rebuilt in place whenever one of its sources changes. A build
+# older than its sources is never used: fives.compiled checks each source's digest at import.
+$(NATIVE): $(STAMP) setup.py $(COMPILED)
+	@echo "compiling the core with mypyc (about a minute)"
+	@touch $(NATIVE).start
+	@env -u FIVES_PURE $(BIN)/python setup.py -q build_ext --inplace --force
+	@mv $(NATIVE).start $(NATIVE)  # dated when the build began: a source edited since is newer
 
 # The browser game on http://127.0.0.1:8000/ (it prints the address); Ctrl-C stops it.
 run: venv
@@ -22,7 +38,8 @@ run: venv
 test: venv
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src/fives/core
-	$(BIN)/pytest --ignore=tests/browser
+	FIVES_EXPECT_COMPILED=1 $(BIN)/pytest --ignore=tests/browser
+	FIVES_PURE=1 $(BIN)/pytest $(CORE_TESTS)
 	@$(MAKE) --no-print-directory chromium
 	$(BIN)/pytest tests/browser
 
@@ -44,4 +61,6 @@ bench-peers:
 	bash bench/peers.sh
 
 clean:
-	rm -rf build dist src/*.egg-info .mypy_cache .ruff_cache .pytest_cache
+	rm -rf build dist src/*.egg-info .mypy_cache .ruff_cache .pytest_cache $(NATIVE)
+	find src -name '*.so' -delete
+	rm -f src/fives/_compiled_sources.py

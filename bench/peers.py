@@ -8,9 +8,9 @@ Python that has open-spiel, dominoes and fives installed:
 Comparisons (goal = how many times faster than the peer we aim to be):
 
 * OpenSpiel ``python_block_dominoes`` (2 players, 7 tiles each, no draws)
-  vs our ``block`` with 2 players                                  -- goal 10x
+  vs our ``block`` with 2 players                                  -- goal 25x
 * ``dominoes`` ``Game.new()`` (4 players in 2 teams, 7 tiles each, whole set dealt)
-  vs our ``block`` with 4 players, teams=True, hand_size=7          -- goal 3x
+  vs our ``block`` with 4 players, teams=True, hand_size=7          -- goal 5x
 
 Figures: games (rounds) per second and moves (plays) per second. Peers count tile plays
 only: neither has explicit pass actions, and chance/deal actions are not counted.
@@ -28,8 +28,8 @@ from peers_lib import dominoes_games_per_sec, openspiel_block_games_per_sec
 
 # (key, peer label, our label, goal ratio)
 COMPARISONS: list[tuple[str, str, str, float]] = [
-    ("openspiel", "OpenSpiel python_block_dominoes", "fives block 2p", 10.0),
-    ("dominoes", "dominoes Game.new() (4p teams)", "fives block 4p teams h7", 3.0),
+    ("openspiel", "OpenSpiel python_block_dominoes", "fives block 2p", 25.0),
+    ("dominoes", "dominoes Game.new() (4p teams)", "fives block 4p teams h7", 5.0),
 ]
 
 
@@ -49,6 +49,17 @@ def ours(seconds: float, seed: int) -> dict[str, tuple[float, float]]:
         "openspiel": measure_rounds("block", 2, False, None, seconds, seed),
         "dominoes": measure_rounds("block", 4, True, 7, seconds, seed),
     }
+
+
+def _core() -> str:
+    try:
+        from fives.compiled import build
+    except ImportError:
+        return "fives core: not importable"
+    info = build()
+    if info.compiled:
+        return f"fives core: compiled (mypyc {info.compiler})"
+    return f"fives core: pure Python ({info.reason})"
 
 
 def peers(seconds: float, seed: int) -> dict[str, tuple[float, float]]:
@@ -93,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{goal:>6.0f}x  {verdict}"
         )
     print(f"\nseconds={args.seconds:g} seed={args.seed}; ratio = our rounds/s / peer games/s")
+    print(_core())
     return 0
 
 

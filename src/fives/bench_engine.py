@@ -9,12 +9,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Final
 
 from fives.core.games import GAMES, Config
+from fives.core.pickling import pickle_by_constructor
 from fives.core.state import State
 from fives.core.tiles import LEAD_BASE
 
-__all__ = ["EngineFigure", "measure", "measure_rounds"]
+__all__ = ["EngineFigure", "measure", "measure_rounds", "play_random_rounds"]
+
+_PLAY_LIMIT: Final = LEAD_BASE + 28
 
 
 @dataclass(frozen=True)
@@ -29,29 +33,38 @@ class EngineFigure:
     rounds: int
 
 
-def measure(config: Config, seconds: float, seed: int) -> EngineFigure:
-    """Play random rounds (a fresh match each, so every deal is new) for about ``seconds``."""
-    rng = random.Random(seed)
+def play_random_rounds(config: Config, rounds: int, rng: random.Random) -> tuple[int, int]:
+    """Play ``rounds`` rounds of uniformly random legal actions, each the first round of a
+    fresh match (so every deal is new); return how many plays and actions were made."""
     rand = rng.random
+    plays = actions = 0
+    for _ in range(rounds):
+        state = State(config)
+        state.deal_next(rng)
+        while True:
+            # direct calls, not bound methods kept in locals: compiled, they are C calls
+            codes = state.legal_codes()
+            if not codes:
+                break
+            code = codes[int(rand() * len(codes))]
+            if code < _PLAY_LIMIT:
+                plays += 1
+            actions += 1
+            state.apply_code(code)
+    return plays, actions
+
+
+def measure(config: Config, seconds: float, seed: int) -> EngineFigure:
+    """Play random rounds for about ``seconds`` (in batches of 50 between clock readings)."""
+    rng = random.Random(seed)
     rounds = plays = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for _ in range(50):
-            state = State(config)
-            state.deal_next(rng)
-            legal = state.legal_codes
-            apply = state.apply_code
-            while True:
-                codes = legal()
-                if not codes:
-                    break
-                code = codes[int(rand() * len(codes))]
-                if code < LEAD_BASE + 28:
-                    plays += 1
-                actions += 1
-                apply(code)
-            rounds += 1
+        batch_plays, batch_actions = play_random_rounds(config, 50, rng)
+        plays += batch_plays
+        actions += batch_actions
+        rounds += 50
         now = time.perf_counter()
         if now >= deadline:
             break
@@ -84,3 +97,5 @@ def all_configs() -> list[Config]:
             out.append(Config.make(name, players))
     out.append(Config.make("block", 4, teams=True, rules={"hand_size": 7}))
     return out
+
+pickle_by_constructor(EngineFigure)

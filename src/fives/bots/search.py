@@ -11,23 +11,31 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from fives.core.sampling import SamplingError, WorldSampler
 from fives.core.state import Score, State
-from fives.core.tiles import ACTIONS, LEAD_BASE, Action
+from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
 __all__ = ["greedy_code", "outcome_value", "playout", "search_values"]
 
-_PLAY_LIMIT = LEAD_BASE + 28
+_PLAY_LIMIT: Final = LEAD_BASE + 28
+_PIPS: Final = tuple(t.pips for t in ALL_TILES)
 
 
-def greedy_code(state: State, codes: Sequence[int], rng: random.Random, eps: float) -> int:
+def greedy_code(state: State, codes: list[int], rng: random.Random, eps: float) -> int:
     """The playout policy: most points now, then the heaviest tile; random with ``eps``."""
+    return _greedy(state, codes, rng.random, eps)
+
+
+def _greedy(state: State, codes: list[int], rand: Callable[[], float], eps: float) -> int:
+    # ``rand`` is bound once per playout: a method looked up on each call costs more than
+    # the rest of a compiled decision.
     if len(codes) == 1:
         return codes[0]
-    if rng.random() < eps:
-        return codes[int(rng.random() * len(codes))]
+    if rand() < eps:
+        return codes[int(rand() * len(codes))]
     lay = state.layout
     table = state._points
     best = codes[0]
@@ -48,11 +56,10 @@ def greedy_code(state: State, codes: Sequence[int], rng: random.Random, eps: flo
 
 def playout(state: State, rng: random.Random, eps: float) -> None:
     """Play the round in ``state`` to its end with the greedy policy."""
-    legal = state.legal_codes
-    apply = state.apply_code
+    rand = rng.random
     while state.turn >= 0:
-        codes = legal()
-        apply(greedy_code(state, codes, rng, eps) if len(codes) > 1 else codes[0])
+        codes = state.legal_codes()
+        state.apply_code(_greedy(state, codes, rand, eps) if len(codes) > 1 else codes[0])
 
 
 def outcome_value(
@@ -175,11 +182,12 @@ def search_values(
     samples: list[tuple[State, float]] = []
     for _ in range(worlds):
         try:
-            samples.append(weighted(rng) if weighted else (world_source(rng), 0.0))
+            samples.append(weighted(rng) if weighted is not None else (world_source(rng), 0.0))
         except SamplingError:
             continue
     if not samples:
         return {a: 0.0 for a in legal}
+    codes = [int(a) for a in legal]
     top = max(logw for _, logw in samples)
     totals = [0.0] * len(legal)
     norm = 0.0
@@ -187,21 +195,19 @@ def search_values(
         weight = math.exp(logw - top)
         before = world.scores[:]
         if endgame_tiles and endgame_ready(world, endgame_tiles):
-            for i, action in enumerate(legal):
+            for i, code in enumerate(codes):
                 st = world.copy()
-                st.apply_code(int(action))
+                st.apply_code(code)
                 totals[i] += weight * exact_value(st, before, side, match_weight)
             norm += weight
             continue
         for _k in range(per):
             seed = rng.getrandbits(32)
-            for i, action in enumerate(legal):
+            for i, code in enumerate(codes):
                 st = world.copy()
-                st.apply_code(int(action))
+                st.apply_code(code)
                 playout(st, random.Random(seed), eps)
                 totals[i] += weight * outcome_value(st, before, side, match_weight)
         norm += weight * per
     return {a: totals[i] / norm for i, a in enumerate(legal)}
 
-
-_PIPS = tuple(ACTIONS[LEAD_BASE + t].tile.pips for t in range(28))  # type: ignore[union-attr]

@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from fives import __version__
 from fives.cli import (
     analyse_cmd,
     bench_cmd,
@@ -22,6 +23,8 @@ from fives.cli import (
     tournament_cmd,
 )
 from fives.cli.errors import UsageError
+from fives.compiled import build
+from fives.i18n import default_language, t
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd, play_cmd]
 
@@ -37,10 +40,23 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fives",
         description="The fives domino platform: All Fives, Fives and Threes, Muggins, Draw, Block.",
     )
+    lang = default_language()
+    parser.add_argument(
+        "--version", action="version", version=version_text(lang), help=t("common.version.help", lang)
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in COMMANDS:
         module.register(sub)
     return parser
+
+
+def version_text(lang: str) -> str:
+    """The version, and whether this process runs the compiled core (and if not, why)."""
+    info = build()
+    return t(
+        f"common.version.{info.reason}", lang,
+        version=__version__, compiler=info.compiler, file=info.detail,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

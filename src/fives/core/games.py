@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from fives.core.pickling import pickle_by_constructor
+
 __all__ = ["GAMES", "Config", "Game", "RulesError", "find_game"]
 
 
@@ -173,13 +175,13 @@ GAMES: Final[dict[str, Game]] = {
 }
 
 
-def find_game(name: str) -> Game:
-    try:
-        return GAMES[name]
-    except (KeyError, TypeError):
-        raise RulesError(
-            f"unknown game {name!r}: one of {', '.join(GAMES)}"
-        ) from None
+def find_game(name: str | object) -> Game:
+    """The game called ``name``; anything else (a record's JSON may hold anything) is a
+    RulesError."""
+    game = GAMES.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise RulesError(f"unknown game {name!r}: one of {', '.join(GAMES)}")
+    return game
 
 
 #: House rules a record's ``"rules"`` object may carry, with their types.
@@ -206,14 +208,18 @@ class Config:
 
     @staticmethod
     def make(
-        game: str | Game,
-        players: int,
+        game: str | Game | object,
+        players: int | object,
         *,
-        teams: bool | None = None,
-        target: int | None = None,
+        teams: bool | object | None = None,
+        target: int | object | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> Config:
-        """Validate and complete a configuration; RULES.md's defaults fill what is missing."""
+        """Validate and complete a configuration; RULES.md's defaults fill what is missing.
+
+        The values may come straight from a record's JSON: anything is accepted and checked
+        here (typed ``object`` so that compiled code does not refuse them first).
+        """
         g = game if isinstance(game, Game) else find_game(game)
         if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
             raise RulesError(f"players must be 2, 3 or 4, not {players!r}")
@@ -275,3 +281,5 @@ class Config:
         if not self.side_arm_gate:
             out["side_arm_gate"] = False
         return out
+
+pickle_by_constructor(Game, Config)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from fives.core.pickling import pickle_by_constructor
 from fives.core.tiles import (
     ALL_TILES,
     END_NAMES,
@@ -32,13 +33,22 @@ from fives.core.tiles import (
 __all__ = ["ArmTile", "Contribution", "Layout", "OpenEnd"]
 
 STRAIGHT: Final = (W, E)
+ALL_ENDS: Final = (W, E, N, S)
 _LOW: Final = tuple(t.low for t in ALL_TILES)
 _HIGH: Final = tuple(t.high for t in ALL_TILES)
+#: an open end as (end, value), indexed by end * 7 + value
+_END: Final = tuple((end, value) for end in ALL_ENDS for value in range(7))
 #: the open ends of a line showing w and e, indexed by w * 7 + e (shared, never mutated)
-_LINE_ENDS: Final = tuple([(W, w), (E, e)] for w in range(7) for e in range(7))
+_LINE_ENDS: Final = tuple([_END[w], _END[7 + e]] for w in range(7) for e in range(7))
+#: the four open ends of a spinner, indexed by ((w * 7 + e) * 7 + n) * 7 + s (shared too)
+_SPINNER_ENDS: Final = tuple(
+    [_END[w], _END[7 + e], _END[14 + n], _END[21 + s]]
+    for w in range(7) for e in range(7) for n in range(7) for s in range(7)
+)
+#: an arm's entry (tile id, outer number), indexed by tile id * 7 + outer number
+_ARM_ENTRY: Final = tuple((t, outer) for t in range(len(ALL_TILES)) for outer in range(7))
 #: the tiles that fit either of two open numbers, indexed by w * 7 + e
 _PAIR_MASK: Final = tuple(SUIT_MASK[w] | SUIT_MASK[e] for w in range(7) for e in range(7))
-ALL_ENDS: Final = (W, E, N, S)
 
 
 @dataclass(frozen=True)
@@ -110,15 +120,14 @@ class Layout:
         self.length = [0, 0, 0, 0]
         #: the tiles of each arm from the centre outwards (for rendering and explanation)
         self.arms: list[list[tuple[int, int]]] = [[], [], [], []]
-        #: open ends as (end, value): the legal attach points
+        #: open ends as (end, value) in end order: the legal attach points (never mutated in
+        #: place, often shared: each play assigns a new list)
         self.ends: list[tuple[int, int]] = []
         #: the tiles that fit some open end
         self.open_mask = 0
 
     def copy(self) -> Layout:
-        new = Layout.__new__(Layout)
-        new.spinner_rules = self.spinner_rules
-        new.gate = self.gate
+        new = Layout(self.spinner_rules, self.gate)
         new.count = self.count
         new.spinner = self.spinner
         new.center = self.center
@@ -126,14 +135,18 @@ class Layout:
         new.double = self.double[:]
         new.length = self.length[:]
         new.arms = [arm[:] for arm in self.arms]
-        new.ends = self.ends[:]
+        new.ends = self.ends  # never mutated: replaced as a whole
         new.open_mask = self.open_mask
         return new
 
     # -- playing ---------------------------------------------------------------------------
 
     def total_after(self, tile_id: int, end: int) -> int:
-        """The ends total if this tile were placed on ``end`` (the layout is not changed)."""
+        """The ends total if this tile were placed on ``end`` (the layout is not changed).
+
+        The search's inner loop asks this of every legal play: plain loops over the arms, so
+        that compiled it stays in C.
+        """
         low = _LOW[tile_id]
         high = _HIGH[tile_id]
         dbl = low == high
@@ -144,21 +157,20 @@ class Layout:
         if self.spinner < 0:
             other_end = 1 - end
             v = value[other_end]
+            if double[other_end]:
+                v += v
             if dbl and self.spinner_rules:  # SP-1: it becomes the spinner
-                return low + high + (v + v if double[other_end] else v)
+                return low + high + v
             joined = value[end]
             outer = high if low == joined else low
-            new = outer + outer if dbl else outer
-            return new + (v + v if double[other_end] else v)
+            return (outer + outer if dbl else outer) + v
         length = self.length
         sv = _LOW[self.spinner]
         joined = value[end] if length[end] else sv
         outer = high if low == joined else low
-        total = 0
-        for e in ALL_ENDS:
-            if e == end:
-                total += outer + outer if dbl else outer
-            elif length[e]:
+        total = outer + outer if dbl else outer
+        for e in range(4):
+            if e != end and length[e]:
                 v = value[e]
                 total += v + v if double[e] else v
         if not (length[0] or end == 0) or not (length[1] or end == 1):
@@ -188,7 +200,7 @@ class Layout:
             value[end] = outer
             self.double[end] = dbl
             self.length[end] += 1
-            self.arms[end].append((tile_id, outer))
+            self.arms[end].append(_ARM_ENTRY[tile_id * 7 + outer])
             self.count += 1
             w = value[0]
             e = value[1]
@@ -224,7 +236,7 @@ class Layout:
         value[end] = outer
         double[end] = dbl
         length[end] += 1
-        self.arms[end].append((tile_id, outer))
+        self.arms[end].append(_ARM_ENTRY[tile_id * 7 + outer])
         self.count += 1
         lw = length[0]
         le = length[1]
@@ -244,10 +256,10 @@ class Layout:
                 total += vn + vn if double[2] else vn
             if ls:
                 total += vs + vs if double[3] else vs
-            self.ends = [(0, vw), (1, ve), (2, vn), (3, vs)]
+            self.ends = _SPINNER_ENDS[((vw * 7 + ve) * 7 + vn) * 7 + vs]
             self.open_mask = _PAIR_MASK[vw * 7 + ve] | _PAIR_MASK[vn * 7 + vs]
         else:
-            self.ends = [(0, vw), (1, ve)]
+            self.ends = _LINE_ENDS[vw * 7 + ve]
             self.open_mask = _PAIR_MASK[vw * 7 + ve]
         return total
 
@@ -330,7 +342,7 @@ class Layout:
             total = 0
             if not length[W] or not length[E]:
                 total = 2 * ALL_TILES[self.spinner].low
-            for e in ALL_ENDS:
+            for e in range(4):
                 if length[e]:
                     total += value[e] * 2 if double[e] else value[e]
             return total
@@ -427,3 +439,5 @@ class Layout:
             "ends_total": self.ends_total(),
             "sentence": self.sentence() if self.count else "",
         }
+
+pickle_by_constructor(ArmTile, OpenEnd, Contribution)

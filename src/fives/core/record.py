@@ -198,8 +198,8 @@ def replay_state(record: Record) -> State:
             )
         try:
             state.start_round(rnd.hands, rnd.stock, rnd.leader)
-        except DealError as exc:
-            raise RecordError(str(exc), round_no=i) from None
+        except DealError as bad_deal:
+            raise RecordError(str(bad_deal), round_no=i) from None
         for k, text in enumerate(rnd.actions):
             seat = state.turn if state.turn >= 0 else None
             if state.round_end is not None:
@@ -210,17 +210,18 @@ def replay_state(record: Record) -> State:
                 )
             try:
                 action = Action.parse(text)
-            except NotationError as exc:
+            except NotationError as bad_notation:
+                # one name per exception type: compiled, a name has a single type
                 raise RecordError(
-                    str(exc), round_no=i, action_no=k, seat=seat, action=text,
+                    str(bad_notation), round_no=i, action_no=k, seat=seat, action=text,
                     legal=state.legal_actions(),
                 ) from None
             try:
                 state.play(action)
-            except IllegalAction as exc:
+            except IllegalAction as refused:
                 raise RecordError(
-                    exc.reason, round_no=i, action_no=k, seat=seat, action=text, legal=exc.legal,
-                    key=exc.key, params=exc.params,
+                    refused.reason, round_no=i, action_no=k, seat=seat, action=text,
+                    legal=refused.legal, key=refused.key, params=refused.params,
                 ) from None
     return state
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from fives.core.layout import Layout
-from fives.core.state import State, lead_priority
+from fives.core.state import State, lead_priority, shuffle
 from fives.core.tiles import ACTIONS, ALL_TILES, FULL_SET_MASK, mask_of
 from fives.core.view import View
 
@@ -263,7 +263,7 @@ class WorldSampler:
                 hands[slot.owner] |= 1 << tile
             else:
                 kept[slot.arrival] = tile
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         stock = [tile if tile >= 0 else kept[time] for time, _, tile in self.draws]
         stock.extend(rest)
         if self.check_lead:

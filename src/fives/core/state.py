@@ -13,13 +13,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
 from fives.core.games import Config
 from fives.core.layout import Layout
+from fives.core.pickling import pickle_by_constructor
 from fives.core.tiles import (
     ACTIONS,
     ALL_TILES,
@@ -27,7 +28,6 @@ from fives.core.tiles import (
     FULL_SET_MASK,
     LEAD_BASE,
     PASS,
-    SUIT_MASK,
     Action,
     Tile,
     mask_of,
@@ -126,18 +126,8 @@ _LEAD_RANK: Final = tuple(
 )
 
 
-_PLAYS: dict[int, list[int]] = {}
-#: the sorted play codes on two ends W and E, keyed by (tiles fitting W) << 28 | (fitting E)
-_LINE_PLAYS: dict[int, list[int]] = {}
-
-
-def _plays(mask: int, end: int) -> list[int]:
-    """The play codes of the tiles in ``mask`` on ``end`` (cached: callers must not mutate)."""
-    key = mask << 2 | end
-    codes = _PLAYS.get(key)
-    if codes is None:
-        codes = _PLAYS[key] = [t << 2 | end for t in _bits(mask)]
-    return codes
+#: the numbers (a 7-bit mask) each tile shows, by tile id
+_NUMBERS: Final = tuple(1 << t.low | 1 << t.high for t in ALL_TILES)
 
 
 #: tile ids from the strongest claim to the lead down
@@ -151,6 +141,34 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def shuffle(rng: random.Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``, written out: the same draws, but compiled it runs without the
+    interpreter (``random.Random.shuffle`` is Python code, a fifth of a random round's time)."""
+    if type(rng) is not random.Random:  # a subclass may draw its own way
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        j = _below(getrandbits, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def randrange(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``, written out like :func:`shuffle`."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    return _below(rng.getrandbits, n)
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number from 0 to n - 1 as ``random.Random`` draws it (its ``_randbelow``)."""
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
 
 
 #: One action of a round: (seat, action code, ends total, points, drawn tile id).
@@ -277,10 +295,7 @@ class State:
 
     def copy(self) -> State:
         """An independent copy of the round in play (finished rounds are shared, read-only)."""
-        new = State.__new__(State)
-        new.config = self.config
-        new.n = self.n
-        new.side = self.side
+        new = State(self.config)
         new.scores = self.scores[:]
         new.finished = self.finished[:]
         new.over = self.over
@@ -296,12 +311,6 @@ class State:
         new.log = self.log[:]
         new.round_end = self.round_end
         new.out = self.out[:]
-        new._draw = self._draw
-        new._points = self._points
-        new._target = self._target
-        new._exact = self._exact
-        new._play_on = self._play_on
-        new._next = self._next
         return new
 
     # -- rounds ------------------------------------------------------------------------------
@@ -467,7 +476,7 @@ class State:
         if self.leader >= 0 and self.round_end is None:
             raise DealError("the round in play has not ended")
         ids = list(range(28))
-        rng.shuffle(ids)
+        shuffle(rng, ids)
         n = self.n
         size = self.config.hand_size
         hands = []
@@ -476,7 +485,7 @@ class State:
             for t in ids[i * size : (i + 1) * size]:
                 mask |= 1 << t
             hands.append(mask)
-        lot = rng.randrange(n)
+        lot = randrange(rng, n)
         game = self.config.game
         rule = game.first_lead if self.leader < 0 else game.next_lead
         if rule == "highest-double":
@@ -502,27 +511,20 @@ class State:
             if self.lead_tile >= 0:
                 return [LEAD_BASE + self.lead_tile]
             return [LEAD_BASE + t for t in _bits(hand)]
-        ends = lay.ends
-        if len(ends) == 2:
-            m0 = hand & SUIT_MASK[ends[0][1]]
-            m1 = hand & SUIT_MASK[ends[1][1]]
-            if m0 or m1:
-                key = m0 << 28 | m1
-                codes = _LINE_PLAYS.get(key)
-                if codes is None:
-                    codes = sorted(_plays(m0, 0) + _plays(m1, 1))
-                    if len(_LINE_PLAYS) < 100_000:
-                        _LINE_PLAYS[key] = codes
-                return codes[:]
-        else:
-            codes = []
-            for end, value in ends:
-                m = hand & SUIT_MASK[value]
-                if m:
-                    codes += _plays(m, end)
-            if codes:
-                codes.sort()
-                return codes
+        playable = hand & lay.open_mask
+        if playable:
+            # tiles in id order, each on the ends it fits in end order: codes come out sorted
+            codes: list[int] = []
+            ends = lay.ends
+            while playable:
+                low = playable & -playable
+                playable ^= low
+                tile = low.bit_length() - 1
+                numbers = _NUMBERS[tile]
+                for end, value in ends:
+                    if numbers >> value & 1:
+                        codes.append(tile << 2 | end)
+            return codes
         if self._draw and self.stock_pos < len(self.stock):
             return [_DRAW_CODE]
         return [_PASS_CODE]
@@ -845,3 +847,5 @@ class State:
 
     def scores_out(self) -> list[Score]:
         return [_norm(s) for s in self.scores]
+
+pickle_by_constructor(RoundEnd)

@@ -14,7 +14,7 @@ Tile.parse('1-4')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, TypeVar
 
 __all__ = [
     "ALL_TILES",
@@ -64,22 +64,24 @@ class Tile:
             low, high = high, low
         if not (0 <= low and high <= 6):
             raise NotationError(f"no such tile: {low}-{high} (halves go from 0 to 6)")
-        return _TILE_BY_HALVES[low * 7 + high]
-
-    @classmethod
-    def _make(cls, low: int, high: int, tile_id: int) -> Tile:
-        tile = object.__new__(cls)
+        found = _TILE_BY_HALVES[low * 7 + high]
+        if found is not None:
+            return found
+        # Interned: each tile is made once, when this module builds the set in order.
+        tile = super().__new__(cls)
         tile.low = low
         tile.high = high
-        tile.id = tile_id
+        tile.id = len(_tiles)
         tile.is_double = low == high
         tile.pips = low + high
-        tile.mask = 1 << tile_id
+        tile.mask = 1 << tile.id
+        _tiles.append(tile)
+        _TILE_BY_HALVES[low * 7 + high] = _TILE_BY_HALVES[high * 7 + low] = tile
         return tile
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
-        """Read ``a-b`` (either order)."""
+    def parse(cls, text: str | object) -> Tile:
+        """Read ``a-b`` (either order); anything else, a string or not, is a NotationError."""
         if not isinstance(text, str):
             raise NotationError(f"a tile is written 'a-b', not {text!r}")
         parts = text.strip().split("-")
@@ -110,18 +112,20 @@ class Tile:
     def __lt__(self, other: Tile) -> bool:
         return self.id < other.id
 
+    def __hash__(self) -> int:
+        # Said outright: a compiled class that orders its instances is otherwise unhashable.
+        # Tiles are interned, so equality is identity and the id is a fine hash.
+        return self.id
+
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.low, self.high))
 
 
-_TILE_BY_HALVES: list[Tile] = [None] * 49  # type: ignore[list-item]
-_tiles: list[Tile] = []
-for _a in range(7):
-    for _b in range(_a, 7):
-        _t = Tile._make(_a, _b, len(_tiles))
-        _tiles.append(_t)
-        _TILE_BY_HALVES[_a * 7 + _b] = _t
-        _TILE_BY_HALVES[_b * 7 + _a] = _t
+_TILE_BY_HALVES: Final[list[Tile | None]] = [None] * 49
+_tiles: Final[list[Tile]] = []
+for _low in range(7):
+    for _high in range(_low, 7):
+        Tile(_low, _high)
 ALL_TILES: Final[tuple[Tile, ...]] = tuple(_tiles)
 FULL_SET_MASK: Final = (1 << len(ALL_TILES)) - 1
 
@@ -181,6 +185,16 @@ _PASS_CODE: Final = 141
 NUM_ACTIONS: Final = 142
 
 
+_C = TypeVar("_C")
+
+
+def _python_class(cls: _C) -> _C:
+    """Keeps ``cls`` an ordinary Python class when the core is compiled: mypyc makes native
+    classes only of undecorated ones, and a subclass of ``int`` cannot be native."""
+    return cls
+
+
+@_python_class
 class Action(int):
     """An action of RECORD.md: ``a-b`` (lead), ``a-b@X`` (play), ``draw``, ``pass``.
 
@@ -230,7 +244,8 @@ class Action(int):
         return ACTIONS[code]
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: str | object) -> Action:
+        """Read RECORD.md's notation; anything else, a string or not, is a NotationError."""
         if not isinstance(text, str):
             raise NotationError(f"an action is a string such as '1-4@W', not {text!r}")
         word = text.strip().lower()
@@ -262,7 +277,12 @@ class Action(int):
         return f"Action.parse('{self}')"
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
-        return (Action.from_code, (int(self),))
+        # a module-level function: compiled, a static method cannot be pickled by reference
+        return (_action_of_code, (int(self),))
+
+
+def _action_of_code(code: int) -> Action:
+    return ACTIONS[code]
 
 
 def _action_text(code: int) -> str:

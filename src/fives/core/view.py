@@ -13,6 +13,7 @@ from typing import Any
 
 from fives.core.games import Config
 from fives.core.layout import Layout
+from fives.core.pickling import pickle_by_constructor
 from fives.core.state import RoundEnd, RoundInfo, Score, State, score_json
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile, tiles_of_mask
 
@@ -148,3 +149,5 @@ def view_of(state: State, seat: int | None) -> View:
 
 def public_view(state: State) -> View:
     return view_of(state, None)
+
+pickle_by_constructor(HistoryItem, PastRound, View)

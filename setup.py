@@ -1,0 +1,99 @@
+"""Builds fives with its rules engine and the bots' search compiled by mypyc where it can.
+
+The compiled modules (``fives.compiled.COMPILED_MODULES``) become extension modules installed
+beside their Python sources, with ``fives._compiled_sources`` recording what they were compiled
+from. Without mypyc or a C compiler, or with ``FIVES_PURE=1``, the same package installs pure:
+every module runs as Python. Metadata lives in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE / "src"
+
+
+def _warn(text: str) -> None:
+    print(f"fives: {text}; installing the pure Python modules", file=sys.stderr)
+
+
+def _compiled_list() -> tuple[list[str], str]:
+    """The modules to compile and the manifest's name, as src/fives/compiled.py lists them."""
+    tree = ast.parse((SRC / "fives" / "compiled.py").read_text(encoding="utf-8"))
+    found: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = node.value
+    return list(ast.literal_eval(found["COMPILED_MODULES"])), ast.literal_eval(found["MANIFEST"])
+
+
+def _write_manifest(modules: list[str], manifest: str, mypy_version: str) -> str:
+    lines = [
+        '"""Written by setup.py, compiled with the modules it names: the SHA-256 of the source',
+        'each was compiled from (fives.compiled checks them before using the compiled core)."""',
+        "",
+        "from typing import Final",
+        "",
+        f"MYPY_VERSION: Final = {mypy_version!r}",
+        "SOURCES: Final[dict[str, str]] = {",
+    ]
+    for module in modules:
+        data = (SRC / Path(*module.split("."))).with_suffix(".py").read_bytes()
+        lines.append(f"    {module!r}: {hashlib.sha256(data).hexdigest()!r},")
+    lines.append("}")
+    path = (SRC / Path(*manifest.split("."))).with_suffix(".py")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return os.path.relpath(path, HERE)
+
+
+def _extensions() -> list[Any]:
+    if os.environ.get("FIVES_PURE", "") not in ("", "0"):
+        return []
+    try:
+        import mypy.version
+        from mypyc.build import mypycify
+    except ImportError:
+        _warn("mypyc is not installed")
+        return []
+    modules, manifest = _compiled_list()
+    paths = [os.path.relpath(SRC / Path(*m.split(".")), HERE) + ".py" for m in modules]
+    paths.append(_write_manifest(modules, manifest, mypy.version.__version__))
+    # mypyc adds a config section per compiled module, which hides pyproject's wildcard
+    # section from mypy's unused-section check (a note mypyc counts as an error).
+    options = ["--no-warn-unused-configs"]
+    # One shared library (fives__mypyc) so calls between the modules stay native.
+    return mypycify(options + paths, opt_level="3", group_name="fives")
+
+
+class BuildExt(build_ext):
+    """Compiles the extensions, or leaves the pure modules alone when the C build fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except (CCompilerError, ExecError, PlatformError, OSError) as exc:
+            self._remove_outputs()
+            _warn(f"compiling the core failed ({exc})")
+
+    def _remove_outputs(self) -> None:
+        for ext in self.extensions:
+            for path in (self.get_ext_fullpath(ext.name),
+                         os.path.join(SRC, self.get_ext_filename(ext.name))):
+                if os.path.exists(path):
+                    os.remove(path)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

@@ -1,0 +1,152 @@
+"""The compiled core (mypyc) and its pure fallback: which one runs, that a stale build never
+runs, and that both decide everything identically.
+
+Tests that need a compiled build skip where there is none (a machine without a C compiler);
+``make test`` sets FIVES_EXPECT_COMPILED=1, so there they fail instead: CI always compiles.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fives
+from fives.compiled import COMPILED_MODULES, MANIFEST, build
+
+HERE = Path(__file__).parent
+PACKAGE = Path(fives.__file__).parent
+#: a few thousand random matches, and decisions of every bot on views of four games
+RECORDS = 2400
+DECISIONS_PER_GAME = 4
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FIVES_PURE", "PYTHONPATH")}
+    env.update(extra)
+    return env
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=_env(**env), check=False
+    )
+
+
+def _compiled_here() -> bool:
+    """Whether this checkout has a current compiled build (asked of a process without
+    FIVES_PURE, whatever this one runs)."""
+    proc = _python("from fives.compiled import build; print(build().compiled)")
+    return proc.stdout.strip() == "True"
+
+
+def _require_compiled() -> None:
+    if _compiled_here():
+        return
+    if os.environ.get("FIVES_EXPECT_COMPILED") == "1":
+        pytest.fail("make test expects the compiled core, but it is not built (see make venv)")
+    pytest.skip("no compiled core on this machine")
+
+
+_FILES = (
+    "import importlib, fives.compiled as c\n"
+    "for m in c.COMPILED_MODULES: print(importlib.import_module(m).__file__)\n"
+    "print(c.build().reason)\n"
+)
+
+
+def test_make_test_runs_the_compiled_core() -> None:
+    if os.environ.get("FIVES_EXPECT_COMPILED") != "1":
+        pytest.skip("only make test's compiled run expects the compiled core")
+    assert build().compiled
+    for name in COMPILED_MODULES:
+        path = importlib.import_module(name).__file__
+        assert path is not None and not path.endswith(".py"), name
+
+
+def test_fives_pure_runs_every_compiled_module_from_its_source() -> None:
+    proc = _python(_FILES, FIVES_PURE="1")
+    *files, reason = proc.stdout.split()
+    assert reason == "requested"
+    assert files == [str(PACKAGE.parent / (m.replace(".", "/") + ".py")) for m in COMPILED_MODULES]
+    assert proc.stderr == ""
+
+
+def test_the_compiled_build_runs_every_compiled_module_from_its_extension() -> None:
+    _require_compiled()
+    proc = _python(_FILES)
+    *files, reason = proc.stdout.split()
+    assert reason == "compiled"
+    assert all(Path(f).name.split(".")[1].startswith("cpython-") for f in files), files
+    assert proc.stderr == ""
+
+
+def test_fives_version_says_whether_the_core_is_compiled() -> None:
+    fives_cmd = [sys.executable, "-m", "fives.cli.main", "--version"]
+    pure = subprocess.run(fives_cmd, capture_output=True, text=True,
+                          env=_env(FIVES_PURE="1", LANG="C.UTF-8"), check=False)
+    assert (pure.returncode, pure.stdout) == (0, f"fives {fives.__version__}: pure Python core (FIVES_PURE=1)\n")
+    _require_compiled()
+    compiled = subprocess.run(fives_cmd, capture_output=True, text=True,
+                              env=_env(LANG="C.UTF-8"), check=False)
+    assert compiled.returncode == 0
+    assert compiled.stdout.startswith(f"fives {fives.__version__}: compiled core (mypyc ")
+
+
+def _copy_package(dest: Path) -> Path:
+    """A copy of the installed package with its compiled files: another install to spoil."""
+    shutil.copytree(PACKAGE, dest / "fives", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in PACKAGE.parent.glob("fives__mypyc.*"):
+        shutil.copy2(shared, dest / shared.name)
+    return dest
+
+
+def test_a_compiled_module_whose_source_changed_is_never_imported(tmp_path: Path) -> None:
+    _require_compiled()
+    root = _copy_package(tmp_path)
+    fresh = _python(_FILES, PYTHONPATH=str(root))
+    assert fresh.stdout.split()[-1] == "compiled"
+    # an edit after the build: the extension beside render.py no longer matches its source
+    source = root / "fives" / "core" / "render.py"
+    source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    stale = _python(_FILES, PYTHONPATH=str(root), LANG="C.UTF-8")
+    *files, reason = stale.stdout.split()
+    assert reason == "stale"
+    # all or nothing: every compiled module falls back to its source, not only the edited one
+    assert files == [str(root / (m.replace(".", "/") + ".py")) for m in COMPILED_MODULES]
+    assert stale.stderr == (
+        f"fives: {tmp_path.name}/fives/core/render.py changed since the core was compiled; "
+        "running the pure Python modules (make venv compiles them again)\n"
+    )
+
+
+def test_a_build_without_its_manifest_counts_as_not_built(tmp_path: Path) -> None:
+    _require_compiled()
+    root = _copy_package(tmp_path)
+    for manifest in (root / "fives").glob(MANIFEST.split(".")[-1] + ".*"):
+        manifest.unlink()
+    proc = _python(_FILES, PYTHONPATH=str(root))
+    *files, reason = proc.stdout.split()
+    assert reason == "not-built"
+    assert all(f.endswith(".py") for f in files)
+
+
+def test_compiled_and_pure_builds_replay_records_and_decide_identically() -> None:
+    _require_compiled()
+    script = [sys.executable, str(HERE / "results_digest.py"), str(RECORDS), str(DECISIONS_PER_GAME)]
+    runs = {}
+    for name, env in (("compiled", _env()), ("pure", _env(FIVES_PURE="1"))):
+        proc = subprocess.run(script, capture_output=True, text=True, env=env, check=True)
+        runs[name] = proc.stdout.splitlines()
+    compiled, pure = runs["compiled"], runs["pure"]
+    assert (compiled[-1], pure[-1]) == ("build compiled", "build requested")
+    assert sum(line.startswith("record ") for line in compiled) == RECORDS
+    assert sum(line.startswith("decision ") for line in compiled) >= 4 * DECISIONS_PER_GAME * 5
+    differ = [(c, p) for c, p in zip(compiled[:-1], pure[:-1]) if c != p]
+    assert not differ, f"{len(differ)} items differ, first: {differ[0]}"
+    assert len(compiled) == len(pure)
