@@ -16,6 +16,7 @@ pytest.importorskip("PIL")
 from pettingzoo.test import api_test, render_test  # noqa: E402
 from pettingzoo.test.seed_test import check_environment_deterministic  # noqa: E402
 
+from fives.bridges.knowledge import knowledge_of  # noqa: E402
 from fives.bridges.pettingzoo import FivesEnv, env  # noqa: E402
 from fives.bridges.table import Table  # noqa: E402
 from fives.bridges.tensors import Encoder  # noqa: E402
@@ -190,7 +191,7 @@ def test_an_agent_observes_only_what_its_seat_may_know(perfect_recall: bool) -> 
                 world = Table(table.config, table.match, table.max_rounds)
                 for action in table.resample_actions(seat, rng):
                     world.apply(action)
-                assert np.array_equal(encoder.encode(world, seat), mine)
+                assert np.array_equal(encoder.encode(knowledge_of(world, seat)), mine)
 
 
 def test_rgb_frame_draws_the_layout() -> None:

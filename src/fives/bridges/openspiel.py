@@ -52,14 +52,8 @@ from typing import Any, Final
 import pyspiel
 
 from fives.bots.base import Bot, make_bot
-from fives.bridges.table import (
-    OVER,
-    Table,
-    config_from,
-    knowledge_string,
-    round_action_bound,
-    utility_bound,
-)
+from fives.bridges.knowledge import knowledge_of, knowledge_string
+from fives.bridges.table import OVER, Table, config_from, round_action_bound, utility_bound
 from fives.bridges.tensors import Encoder
 from fives.core.games import GAMES, Config
 from fives.core.tiles import ACTIONS
@@ -246,10 +240,10 @@ class FivesObserver:
         self.dict = self._encoder.dict
 
     def set_from(self, state: FivesState, player: int) -> None:
-        self._encoder.encode(state._table, player)
+        self._encoder.encode(knowledge_of(state.table, player))
 
     def string_from(self, state: FivesState, player: int) -> str:
-        return knowledge_string(state._table, player, self.perfect_recall)
+        return knowledge_string(knowledge_of(state.table, player), self.perfect_recall)
 
 
 class FivesBot(pyspiel.Bot):
@@ -269,7 +263,7 @@ class FivesBot(pyspiel.Bot):
         pass
 
     def step(self, state: pyspiel.State) -> int:
-        table: Table = state._table
+        table: Table = state.table
         legal = table.legal_codes()
         if len(legal) == 1:
             return legal[0]
