@@ -21,6 +21,7 @@ stock) gives the seat the same knowledge, and the same strings and tensors.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final
 
 from fives.bridges.table import DEAL, DRAWING, LOT, OVER, PLAY, Table
@@ -49,17 +50,24 @@ class Knowledge:
     match: bool
     #: the leader of the round in play was drawn by lot
     lot: bool
-    #: while dealing: the number of tiles dealt so far (0 otherwise)
-    dealing: int
-    #: the seat's dealt hand (a tile mask); while dealing, its tiles so far
-    dealt: int
-    #: per seat, the numbers (7-bit masks) its present hand is proven not to hold
-    voids: tuple[int, ...]
+    #: while dealing: the number of tiles dealt so far, and those dealt to the seat (a mask)
+    dealing: int = 0
+    dealt_so_far: int = 0
 
     @property
     def in_deal(self) -> bool:
         """A round is being dealt or its lead drawn by lot: nobody holds a hand yet."""
         return self.phase is DEAL or self.phase is LOT
+
+    @cached_property
+    def dealt(self) -> int:
+        """The seat's dealt hand (a tile mask); while dealing, its tiles so far."""
+        return self.dealt_so_far if self.in_deal else dealt_hand(self.view)
+
+    @cached_property
+    def voids(self) -> tuple[int, ...]:
+        """Per seat, the numbers (7-bit masks) its present hand is proven not to hold."""
+        return (0,) * self.view.players if self.in_deal else proven_voids_all(self.view)
 
     def earlier_rounds(self) -> list[tuple[int, tuple[HistoryItem, ...], RoundEnd | None]]:
         """The match's finished rounds as everyone saw them: (leader, moves, end); the round
@@ -76,24 +84,15 @@ def knowledge_of(table: Table, seat: int) -> Knowledge:
     key = ("knowledge", seat)
     known: Knowledge | None = table.memo.get(key)
     if known is None:
-        known = table.memo[key] = _knowledge(table, seat)
+        if not 0 <= seat < table.players:
+            raise ValueError(f"no seat {seat!r} at a {table.players}-player table")
+        phase = table.phase
+        in_deal = phase is DEAL or phase is LOT
+        known = table.memo[key] = Knowledge(
+            seat, table.view(seat), phase, table.rounds, table.match, table.lot,
+            len(table.dealt) if in_deal else 0, table.dealt_so_far(seat) if in_deal else 0,
+        )
     return known
-
-
-def _knowledge(table: Table, seat: int) -> Knowledge:
-    if not 0 <= seat < table.players:
-        raise ValueError(f"no seat {seat!r} at a {table.players}-player table")
-    view = table.view(seat)
-    phase = table.phase
-    if phase is DEAL or phase is LOT:
-        dealing = len(table.dealt)
-        dealt = table.dealt_so_far(seat)
-        voids: tuple[int, ...] = (0,) * table.players
-    else:
-        dealing = 0
-        dealt = dealt_hand(view)
-        voids = proven_voids_all(view)
-    return Knowledge(seat, view, phase, table.rounds, table.match, table.lot, dealing, dealt, voids)
 
 
 def dealt_hand(view: View) -> int:

@@ -327,17 +327,18 @@ class Table:
         return [[ALL_TILES[t] for t in dealt[s * size : (s + 1) * size]] for s in range(self.players)]
 
     def _all_dealt(self) -> None:
-        leader = self.state.expected_leader(self._deal())
+        hands = self._deal()
+        leader = self.state.expected_leader(hands)
         if leader is None:
             self.phase = LOT
             self.lot = True
         else:
-            self._start(leader)
+            self._start(leader, hands)
 
-    def _start(self, leader: int) -> None:
+    def _start(self, leader: int, hands: list[list[Tile]] | None = None) -> None:
         mask = self.dealt_mask
         stock = [ALL_TILES[t] for t in range(28) if not mask >> t & 1]
-        self.state.start_round(self._deal(), stock, leader)
+        self.state.start_round(self._deal() if hands is None else hands, stock, leader)
         self.phase = PLAY
 
     def _round_over(self) -> None:

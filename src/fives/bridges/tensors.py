@@ -117,7 +117,8 @@ class Encoder:
             d["scores"][rel] = float(view.scores[cfg.side_of((seat + rel) % n)])
         if self.perfect_recall:
             d["round"][0] = float(known.rounds)
-        dealt = [t for t in range(28) if known.dealt >> t & 1]
+        want_dealt = self.perfect_recall or known.in_deal
+        dealt = [t for t in range(28) if known.dealt >> t & 1] if want_dealt else []
         if self.perfect_recall:
             d["dealt"][dealt] = 1.0
         if known.in_deal:
