@@ -206,3 +206,30 @@ def test_what_a_seat_derives_from_its_view_is_what_happened(name: str) -> None:
             assert knowledge_of(table, seat).view.to_json() == view.to_json()
             checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("name,players", [("all-fives", 2), ("draw", 3), ("muggins", 4)])
+def test_voids_carried_along_a_match_are_the_voids_worked_out_afresh(name: str, players: int) -> None:
+    """A table keeps its fold of the voids from one position to the next, across rounds and
+    copies; at every step it gives what core's ``proven_voids`` gives from the view alone."""
+    game = fo.load(name, players=players, match=True)
+    rng = random.Random(players)
+    state = game.new_initial_state()
+    rounds = proofs = 0
+    while not state.is_terminal():
+        table = state.table
+        if table.phase in (PLAY, DRAWING):
+            seat = rng.randrange(players)
+            view = view_of(table.state, seat)
+            want = tuple(proven_voids(view, s) for s in range(players))
+            assert knowledge_of(table, seat).voids == want
+            assert knowledge_of(table.copy(), seat).voids == want
+            proofs += any(want)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        rounds = table.rounds
+    assert rounds > 1 and proofs > 0

@@ -20,7 +20,7 @@ stock) gives the seat the same knowledge, and the same strings and tensors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Final
 
@@ -31,7 +31,14 @@ from fives.core.state import RoundEnd
 from fives.core.tiles import LEAD_BASE, mask_of
 from fives.core.view import HistoryItem, View
 
-__all__ = ["Knowledge", "dealt_hand", "knowledge_of", "knowledge_string", "proven_voids_all"]
+__all__ = [
+    "Knowledge",
+    "VoidsFold",
+    "dealt_hand",
+    "knowledge_of",
+    "knowledge_string",
+    "proven_voids_all",
+]
 
 _DRAW: Final = 140
 
@@ -53,6 +60,8 @@ class Knowledge:
     #: while dealing: the number of tiles dealt so far, and those dealt to the seat (a mask)
     dealing: int = 0
     dealt_so_far: int = 0
+    #: the table's fold of the voids, carried from one position to the next
+    fold: VoidsFold | None = field(default=None, compare=False, repr=False)
 
     @property
     def in_deal(self) -> bool:
@@ -67,7 +76,9 @@ class Knowledge:
     @cached_property
     def voids(self) -> tuple[int, ...]:
         """Per seat, the numbers (7-bit masks) its present hand is proven not to hold."""
-        return (0,) * self.view.players if self.in_deal else proven_voids_all(self.view)
+        if self.in_deal:
+            return (0,) * self.view.players
+        return (self.fold or VoidsFold()).voids(self.view)
 
     def earlier_rounds(self) -> list[tuple[int, tuple[HistoryItem, ...], RoundEnd | None]]:
         """The match's finished rounds as everyone saw them: (leader, moves, end); the round
@@ -88,9 +99,12 @@ def knowledge_of(table: Table, seat: int) -> Knowledge:
             raise ValueError(f"no seat {seat!r} at a {table.players}-player table")
         phase = table.phase
         in_deal = phase is DEAL or phase is LOT
+        fold = table.carried.get("voids")
+        if fold is None:
+            fold = table.carried["voids"] = VoidsFold()
         known = table.memo[key] = Knowledge(
             seat, table.view(seat), phase, table.rounds, table.match, table.lot,
-            len(table.dealt) if in_deal else 0, table.dealt_so_far(seat) if in_deal else 0,
+            len(table.dealt) if in_deal else 0, table.dealt_so_far(seat) if in_deal else 0, fold,
         )
     return known
 
@@ -115,35 +129,73 @@ def dealt_hand(view: View) -> int:
 
 
 def proven_voids_all(view: View) -> tuple[int, ...]:
-    """Per seat, :func:`fives.core.sampling.proven_voids` of the view, in one pass: each draw
-    or pass proves the hand of that moment held none of the open numbers; a tile drawn and
-    kept is not covered until the seat's next draw or pass."""
-    cfg = view.config
-    numbers = [0] * cfg.players
-    history = view.history
-    last = len(history) - 1
-    while last >= 0 and history[last].action < _DRAW:
-        last -= 1
-    if last < 0:
-        return tuple(numbers)
-    lay = Layout(cfg.game.spinner, cfg.side_arm_gate)
-    for k in range(last + 1):
-        item = history[k]
-        code = int(item.action)
-        if code < _DRAW:
-            if code >= LEAD_BASE:
-                lay.place(code - LEAD_BASE, 0)
-            else:
-                lay.place(code >> 2, code & 3)
-            continue
-        who = item.seat
-        for _, v in lay.ends:
-            numbers[who] |= 1 << v
-        if code == _DRAW:
-            nxt = history[k + 1] if k < len(history) - 1 else None
-            if nxt is None or nxt.seat != who or nxt.action >= _DRAW:
-                numbers[who] = 0  # a kept tile: not covered until the next draw or pass
-    return tuple(numbers)
+    """Per seat, :func:`fives.core.sampling.proven_voids` of the view, in one pass."""
+    return VoidsFold().voids(view)
+
+
+class VoidsFold:
+    """Every seat's proven voids, worked out move by move along a round's public history.
+
+    The rule of :func:`fives.core.sampling.proven_voids`: each draw or pass proves the hand of
+    that moment held none of the open numbers; a tile drawn and kept is not covered until the
+    seat's next draw or pass. A table keeps one fold as it moves forward, so each new view
+    reads only the moves added since the last one (a round's history only grows); a view of
+    another round, or one that does not extend the moves read, starts the fold afresh.
+    """
+
+    __slots__ = ("_drawer", "_last", "_layout", "_numbers", "_read", "_round")
+
+    def __init__(self) -> None:
+        self._round = -1
+        self._read = 0
+        self._last: tuple[int, int] | None = None  # (seat, action) of the last move read
+        self._layout: Layout | None = None
+        self._numbers: list[int] = []
+        self._drawer = -1  # the seat whose draw was the last move read, if it was a draw
+
+    def voids(self, view: View) -> tuple[int, ...]:
+        history = view.history
+        read = self._read
+        if (
+            self._layout is None
+            or view.round != self._round
+            or len(history) < read
+            or (read and (history[read - 1].seat, history[read - 1].action) != self._last)
+        ):
+            cfg = view.config
+            self._round = view.round
+            self._layout = Layout(cfg.game.spinner, cfg.side_arm_gate)
+            self._numbers = [0] * cfg.players
+            self._drawer = -1
+            read = 0
+        lay = self._layout
+        numbers = self._numbers
+        drawer = self._drawer
+        for k in range(read, len(history)):
+            item = history[k]
+            who = item.seat
+            code = int(item.action)
+            if drawer >= 0 and (who != drawer or code >= _DRAW):
+                numbers[drawer] = 0  # it kept the tile it drew: not covered until its next proof
+            drawer = -1
+            if code < _DRAW:
+                if code >= LEAD_BASE:
+                    lay.place(code - LEAD_BASE, 0)
+                else:
+                    lay.place(code >> 2, code & 3)
+                continue
+            for _, v in lay.ends:
+                numbers[who] |= 1 << v
+            if code == _DRAW:
+                drawer = who
+        self._drawer = drawer
+        self._read = len(history)
+        if history:
+            self._last = (history[-1].seat, history[-1].action)
+        out = list(numbers)
+        if drawer >= 0:
+            out[drawer] = 0  # the tile just drawn is kept so far
+        return tuple(out)
 
 
 def knowledge_string(known: Knowledge, perfect_recall: bool = True) -> str:

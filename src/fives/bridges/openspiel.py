@@ -33,8 +33,9 @@ uniformly from the unseen stock). Player actions are our action codes (0..141) a
 strings our notation (``3-4@W``, ``6-6``, ``draw``, ``pass``).
 
 Information state and observation (strings, :mod:`fives.bridges.knowledge`, and tensors,
-:mod:`fives.bridges.tensors`) are written from the seat's view and hold only what it may know: its own tiles and draws, the table with its open ends and their count,
-every public move, hand sizes, stock and scores. :meth:`FivesState.resample_from_infostate`
+:mod:`fives.bridges.tensors`) are written from the seat's view and hold only what it may know:
+its own tiles and draws, the table with its open ends and their count, every public move, hand
+sizes, stock and scores. :meth:`FivesState.resample_from_infostate`
 deals a world consistent with a seat's information (our :class:`~fives.core.sampling.WorldSampler`),
 which is what OpenSpiel's information-set MCTS needs::
 

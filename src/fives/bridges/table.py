@@ -120,6 +120,7 @@ class Table:
     __slots__ = (
         "_legal",
         "actions",
+        "carried",
         "config",
         "dealt",
         "dealt_mask",
@@ -156,6 +157,9 @@ class Table:
         #: what was worked out at this position (seats' views and knowledge, world samplers),
         #: so that a string and a tensor of one seat build its view once; every step clears it
         self.memo: dict[tuple[str, int | None], Any] = {}
+        #: what the seats' encoders carry from one position to the next (a table only moves
+        #: forward; a copy starts without)
+        self.carried: dict[str, Any] = {}
         self._legal: list[int] | None = None
 
     # -- copying and pickling ---------------------------------------------------------------
@@ -175,6 +179,7 @@ class Table:
         new.round_start = self.round_start
         new.lot = self.lot
         new.memo = {}
+        new.carried = {}
         new._legal = self._legal
         return new
 
