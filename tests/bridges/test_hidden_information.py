@@ -42,6 +42,16 @@ def _ids(setup: tuple[str, int, dict]) -> str:
     return f"{name}-{players}p" + "".join(f"-{k}={v}" for k, v in params.items())
 
 
+def _random_step(state, rng: random.Random) -> None:
+    """One step: a chance outcome by its probability (all are uniform), or a random action."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+    else:
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+
+
 def _random_state(game, rng: random.Random, steps: int):
     """The OpenSpiel state after ``steps`` random steps (chance and players alike), or None
     unless its round is still in play there (being dealt, or at a decision or a draw)."""
@@ -49,12 +59,7 @@ def _random_state(game, rng: random.Random, steps: int):
     for _ in range(steps):
         if state.is_terminal():
             return None
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+        _random_step(state, rng)
     return state if state.table.phase in (DEAL, LOT, PLAY, DRAWING) else None
 
 
@@ -225,11 +230,6 @@ def test_voids_carried_along_a_match_are_the_voids_worked_out_afresh(name: str, 
             assert knowledge_of(table, seat).voids == want
             assert knowledge_of(table.copy(), seat).voids == want
             proofs += any(want)
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+        _random_step(state, rng)
         rounds = table.rounds
     assert rounds > 1 and proofs > 0

@@ -317,19 +317,17 @@ class Table:
         self.memo = {}
         self._legal = None
 
+    def _dealt_ids(self, seat: int) -> list[int]:
+        size = self.config.hand_size
+        return self.dealt[seat * size : (seat + 1) * size]
+
     def dealt_so_far(self, seat: int) -> int:
         """While a round is being dealt (or its lead drawn by lot): the tiles dealt to ``seat``
         so far, as a mask. The engine has no round yet, so no view holds them."""
-        size = self.config.hand_size
-        mask = 0
-        for t in self.dealt[seat * size : (seat + 1) * size]:
-            mask |= 1 << t
-        return mask
+        return sum(1 << t for t in self._dealt_ids(seat))
 
     def _deal(self) -> list[list[Tile]]:
-        size = self.config.hand_size
-        dealt = self.dealt
-        return [[ALL_TILES[t] for t in dealt[s * size : (s + 1) * size]] for s in range(self.players)]
+        return [[ALL_TILES[t] for t in self._dealt_ids(s)] for s in range(self.players)]
 
     def _all_dealt(self) -> None:
         hands = self._deal()
