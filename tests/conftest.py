@@ -23,7 +23,7 @@ _QUIET = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile(
     "ci", derandomize=True, database=None, max_examples=200, print_blob=True, **_QUIET
 )
-settings.register_profile("dev", max_examples=100, **_QUIET)
+settings.register_profile("dev", max_examples=150, **_QUIET)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
