@@ -1,4 +1,5 @@
-"""The public example records replay exactly to their expected reports (RECORD.md)."""
+"""The public example records replay exactly to their expected reports (RECORD.md); without
+them the tests that read them skip on a developer's machine and fail in CI."""
 
 from __future__ import annotations
 
@@ -38,3 +39,28 @@ def test_example_record_replays_to_its_expected_report(path: Path) -> None:
     report = replay(Record.from_json(path.read_text()))
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     assert _contract(report) == _contract(expected)
+
+
+class _Item:
+    """A collected test, as the setup hook sees it: marked or not."""
+
+    def __init__(self, marked: bool) -> None:
+        self.marked = marked
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return object() if self.marked and name == "shared_examples" else None
+
+
+def test_without_the_records_a_marked_test_fails_in_ci_and_skips_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import conftest
+
+    monkeypatch.setattr(conftest, "example_records", list)  # the folder holds nothing
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must run the tests that read them"):
+        conftest.pytest_runtest_setup(_Item(marked=True))
+    conftest.pytest_runtest_setup(_Item(marked=False))  # other tests run on
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match=r"\.\./shared/examples"):
+        conftest.pytest_runtest_setup(_Item(marked=True))
