@@ -171,8 +171,8 @@ def _check_view(given: Any, seat: int, state: State) -> None:
     assert named <= set(view.hand) | table
     objects = _objects_named(view)
     assert not objects & hidden, sorted(map(str, objects & hidden))
-    for item in view.history:
-        assert item.tile is None or item.seat == seat  # only one's own draws show their tile
+    for item in view.history:  # one's own draws show their tile, nothing else does
+        assert (item.tile is not None) == (item.seat == seat and str(item.action) == "draw")
     for past in view.past:
         assert all(item.tile is None for item in past.history)
 
