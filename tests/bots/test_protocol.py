@@ -25,7 +25,7 @@ import pytest
 from fives.bots.base import Bot, make_bot
 from fives.bots.host import MatchStats, bot_rng, decide, play_match
 from fives.bots.ladder import EasyBot
-from fives.bots.protocol import BotFault, ProcessBot, view_from_json
+from fives.bots.protocol import BotFault, ProcessBot
 from fives.core.games import Config
 from fives.core.record import Record, record_of, replay_state
 from fives.core.state import State
@@ -257,67 +257,6 @@ def test_fives_bot_with_an_unknown_name_is_a_usage_error() -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("error: ") and len(proc.stderr.splitlines()) == 1
-
-
-# -- view_from_json: the view survives the JSON round trip --------------------------------------
-
-
-def _views(game: str, players: int, seed: int, teams: bool | None = None):
-    """Every view of the seat to act over a random match."""
-    rng = random.Random(seed)
-    state = State(Config.make(game, players, teams=teams))
-    for _ in range(400):
-        if state.over:
-            break
-        if state.needs_deal():
-            state.deal_next(rng)
-            continue
-        yield view_of(state, state.turn)
-        legal = state.legal_actions()
-        state.apply(legal[int(rng.random() * len(legal))])
-
-
-def _same(a: View, b: View) -> None:
-    assert b.config == a.config
-    assert (b.seat, b.round, b.leader, b.turn) == (a.seat, a.round, a.leader, a.turn)
-    assert b.hand == a.hand and b.hand_sizes == a.hand_sizes and b.stock == a.stock
-    assert b.scores == a.scores
-    assert b.legal == a.legal
-    assert b.layout.explain() == a.layout.explain()
-    assert [(h.seat, h.action, h.tile, h.ends) for h in b.history] == [
-        (h.seat, h.action, h.tile, h.ends) for h in a.history
-    ]
-    if not a.config.game.exact_target:
-        assert [h.points for h in b.history] == [h.points for h in a.history]
-
-
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_view_from_json_rebuilds_the_view(game: str, players: int) -> None:
-    count = 0
-    for view in _views(game, players, seed=players * 7 + len(game)):
-        text = json.dumps(view.to_json())
-        back = view_from_json(json.loads(text), [str(a) for a in view.legal])
-        _same(view, back)
-        if len(view.legal) > 1:
-            rng_a, rng_b = random.Random(5), random.Random(5)
-            assert EasyBot().values(back, rng_b) == EasyBot().values(view, rng_a)
-        count += 1
-    assert count > 10
-
-
-def test_view_from_json_partnerships_fives_and_threes() -> None:
-    for view in _views("fives-and-threes", 4, seed=3, teams=True):
-        _same(view, view_from_json(view.to_json(), [str(a) for a in view.legal]))
-
-
-def test_view_from_json_rejects_a_play_that_does_not_fit() -> None:
-    state = State(Config.make("all-fives", 2))
-    state.deal_next(random.Random(2))
-    data = view_of(state, state.turn).to_json()
-    data["history"] = [[0, "1-4"], [1, "6-6@W"]]
-    with pytest.raises(ValueError):
-        view_from_json(data)
 
 
 # -- the host -----------------------------------------------------------------------------------

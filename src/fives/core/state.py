@@ -16,9 +16,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from fives.core.games import Config
+from fives.core.history import PastRound, history_of, public_end
 from fives.core.layout import Layout
 from fives.core.tiles import (
     ACTIONS,
@@ -38,7 +39,9 @@ from fives.core.tiles import (
 
 __all__ = [
     "DealError",
+    "EndReason",
     "IllegalAction",
+    "Payment",
     "REASON_TEXT",
     "Reason",
     "LogEntry",
@@ -51,6 +54,15 @@ __all__ = [
 ]
 
 Score = int | Fraction
+
+#: how a round ended (RECORD.md ``end.reason``)
+EndReason = Literal["domino", "blocked", "target"]
+#: how a round's end was paid: the winner takes the others' pips pooled and rounded once
+#: (``pool``, AF-10), each rounded (``each``, MG-8) or plain (``plain``, DB-4); two tied players
+#: share the third's (``split``, AF-11); nobody scores a tie (``tie``); the hand-ending point
+#: (``bonus``, FT-7) or its discarding (``discarded``, FT-10); nothing, as the match reached its
+#: target (``target``); nothing at all (``none``: a Fives and Threes block)
+Payment = Literal["pool", "each", "plain", "split", "tie", "bonus", "discarded", "target", "none"]
 
 _DRAW_CODE: Final = int(DRAW)
 _PASS_CODE: Final = int(PASS)
@@ -169,13 +181,21 @@ def score_json(x: Score) -> int | float:
 class RoundEnd:
     """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
 
-    reason: str  # "domino", "blocked" or "target"
+    reason: EndReason
     winner: int | None  # the side that won the round
     points: tuple[Score, ...]  # per side, what the round's end added
     pips: tuple[int, ...]  # remaining pips per seat when the round ended
-    payment: str  # how the points were found: pool, each, plain, split, bonus, target, none, ...
+    payment: Payment
     went_out: int | None = None  # the seat that played the last tile (domino)
     discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
+    #: the tiles each seat still held (a mask per seat): shown to all once the round is over
+    left: tuple[int, ...] = ()
+    reached: int | None = None  # the side whose points reached the match target (``target``)
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """The tiles each seat still held when the round ended."""
+        return tuple(tuple(tiles_of_mask(m)) for m in self.left)
 
     def to_json(self) -> dict[str, Any]:
         """RECORD.md's ``end`` object, with the detail behind it (pips, payment, ...)."""
@@ -187,8 +207,12 @@ class RoundEnd:
             "payment": self.payment,
             "went_out": self.went_out,
         }
+        if self.left:
+            out["hands"] = [[str(t) for t in hand] for hand in self.hands]
         if self.discarded:
             out["discarded"] = self.discarded
+        if self.reached is not None:
+            out["reached"] = self.reached
         return out
 
 
@@ -202,6 +226,15 @@ class RoundInfo:
     log: list[LogEntry] = field(default_factory=list)
     end: RoundEnd | None = None
     scores: list[Score] = field(default_factory=list)
+    _public: PastRound | None = field(default=None, repr=False, compare=False)
+
+    def public(self) -> PastRound:
+        """This finished round as everyone saw it (built once, then kept: views ask often)."""
+        if self._public is None:
+            self._public = PastRound(
+                self.leader, history_of(self.log, None), public_end(self.end), tuple(self.scores)
+            )
+        return self._public
 
     @property
     def actions(self) -> list[Action]:
@@ -739,7 +772,8 @@ class State:
 
     def _end_target(self, side: int) -> None:
         self.round_end = RoundEnd(
-            "target", None, (0,) * len(self.scores), self._pips(), "target"
+            "target", None, (0,) * len(self.scores), self._pips(), "target",
+            left=tuple(self.hands), reached=side,
         )
         self.turn = -1
         self.over = True
@@ -750,7 +784,8 @@ class State:
         points reach the target; the match is over, so nothing more is paid."""
         side = self.side[seat]
         self.round_end = RoundEnd(
-            "domino", side, (0,) * len(self.scores), self._pips(), "target", seat
+            "domino", side, (0,) * len(self.scores), self._pips(), "target", seat,
+            left=tuple(self.hands), reached=side,
         )
         self.turn = -1
         self.over = True
@@ -764,6 +799,7 @@ class State:
         opponents = [s for s in range(self.n) if self.side[s] != side]
         points: list[Score] = [0] * len(self.scores)
         rule = game.remaining
+        payment: Payment
         if rule == "pool-rounded":
             points[side] = round_to_five(sum(pips[s] for s in opponents))
             payment = "pool"
@@ -777,7 +813,9 @@ class State:
             points[side] = bonus
             payment = "discarded" if bonus_discarded else "bonus"
         # The bonus of Fives and Threes was added with its play as one event (FT-10).
-        end = RoundEnd("domino", side, tuple(points), pips, payment, seat, bonus_discarded)
+        end = RoundEnd(
+            "domino", side, tuple(points), pips, payment, seat, bonus_discarded, tuple(self.hands)
+        )
         if rule == "none":
             self.round_end = end
             self.turn = -1
@@ -800,7 +838,7 @@ class State:
             side_tiles[self.side[s]] += self.hands[s].bit_count()
         rule = game.block_rule
         winner: int | None = None
-        payment = "none"
+        payment: Payment = "none"
         if rule == "lowest-side":
             low = min(side_pips)
             tied = [s for s in range(nsides) if side_pips[s] == low]
@@ -830,7 +868,9 @@ class State:
                     payment = "plain"
             else:
                 payment = "tie"
-        self._finish(RoundEnd("blocked", winner, tuple(points), pips, payment))
+        self._finish(
+            RoundEnd("blocked", winner, tuple(points), pips, payment, left=tuple(self.hands))
+        )
 
     # -- convenience -------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from fives.bots import Bot, BotError, make_bot
 from fives.bots.ladder import RandomBot
+from fives.core.account import account_of
 from fives.core.games import Config
 from fives.core.record import record_of
 from fives.core.state import RoundEnd, State
@@ -554,10 +555,9 @@ class Session:
         end = state.round_end
         assert end is not None
         k = len(state.rounds())
-        hands = [state.hand(s) for s in range(self.setup.config.players)]
         self.say("")
         self.console.rule(Text(self.tr("end.rule", n=k), "bold"))
-        lines = round_end_lines(self.names, end, k, hands)
+        lines = round_end_lines(self.names, account_of(state.config, end), k)
         self.say(lines[0], "bold")
         for line in lines[1:]:
             self.say(line)
