@@ -20,11 +20,10 @@ at the end, as at a real table), or a whole record (which is complete informatio
 
 from __future__ import annotations
 
-import os
-import shlex
 from collections.abc import Sequence
 from fractions import Fraction
 
+from fives.bots import BotError, BotName
 from fives.core.account import (
     Bonus,
     Discarded,
@@ -40,7 +39,7 @@ from fives.core.account import (
     Tie,
     TilesNeverScore,
 )
-from fives.core.games import Config
+from fives.core.games import Config, Game
 from fives.core.layout import Layout
 from fives.core.record import RecordError, score_json
 from fives.core.state import RoundEnd, Score
@@ -64,7 +63,6 @@ __all__ = [
     "record_error_text",
     "result_line",
     "round_end_lines",
-    "short_command",
     "sits_out_line",
 ]
 
@@ -104,22 +102,6 @@ class Tr:
 HUMAN = "human"
 
 
-def short_command(command: str, limit: int = 28) -> str:
-    """An outside bot's command line as a short name: its program's file name and arguments.
-
-    >>> short_command("/usr/local/bin/fives bot easy")
-    'fives bot easy'
-    """
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        argv = command.split()
-    if not argv:
-        return command
-    text = " ".join([os.path.basename(argv[0]), *argv[1:]])
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def fmt_scores(scores: Sequence[Score]) -> str:
     return "–".join(fmt_score(s) for s in scores)
 
@@ -149,9 +131,10 @@ class Names:
         key = f"tui.bot.{name}"
         if key in catalogue(self.tr.lang):
             return t(key, self.tr.lang)
-        if name.startswith("cmd:"):
-            return short_command(name[4:])
-        return name
+        try:
+            return BotName.parse(name).short()
+        except BotError:  # a person's name
+            return name
 
     def seat(self, seat: int) -> str:
         """``you``, ``seat 1 (hard)``, or plainly ``seat 1``."""
@@ -179,7 +162,7 @@ class Names:
         return self.tr(f"game.{self.config.game.name}")
 
 
-def action_text(tr: Tr, action: Action, game_name: str) -> str:
+def action_text(tr: Tr, action: Action, game: Game) -> str:
     """An action in words: ``lead 3-5``, ``3-5 on E``, ``draw from the stock``, ``knock``."""
     tile = action.tile
     if action.kind == "lead":
@@ -189,7 +172,7 @@ def action_text(tr: Tr, action: Action, game_name: str) -> str:
         return tr("act.play", tile=tile, end=END_NAMES[action.end])
     if action.kind == "draw":
         return tr("act.draw")
-    return tr("act.knock") if game_name == "fives-and-threes" else tr("act.pass")
+    return tr("act.knock") if game.no_play == "knock" else tr("act.pass")
 
 
 def play_sentence(tr: Tr, config: Config, layout: Layout, points: int) -> str:
@@ -284,7 +267,7 @@ def pass_line(names: Names, seat: int) -> str:
     """A pass, or a knock in Fives and Threes."""
     game = names.config.game
     who = names.seat(seat)
-    if game.name == "fives-and-threes":
+    if game.no_play == "knock":
         return names.tr("log.knock", who=who)
     if game.drawing:
         return names.tr("log.pass", who=who)

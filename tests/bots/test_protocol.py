@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from fives.bots.base import Bot, make_bot
+from fives.bots import Bot, make_bot
 from fives.bots.host import MatchStats, bot_rng, decide, play_match
 from fives.bots.ladder import EasyBot
 from fives.bots.protocol import BotFault, ProcessBot

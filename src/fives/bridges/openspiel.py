@@ -51,7 +51,7 @@ from typing import Any, Final
 
 import pyspiel
 
-from fives.bots.base import Bot, make_bot
+from fives.bots import Bot, make_bot
 from fives.bridges.table import (
     OVER,
     Table,

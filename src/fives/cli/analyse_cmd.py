@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fives.bots.base import Bot, BotError, make_bot
+from fives.bots import Bot, BotError, make_bot
 from fives.bots.host import derive_seed
 from fives.cli.errors import UsageError
 from fives.core.record import Record, RecordError, replay_state

@@ -22,7 +22,7 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
-from fives.bots import Bot, BotError, make_bot
+from fives.bots import Bot, BotError, BotName, make_bot
 from fives.bots.ladder import RandomBot
 from fives.core.account import account_of
 from fives.core.games import Config
@@ -195,14 +195,10 @@ class Session:
     def bot(self, seat: int) -> Bot:
         if seat not in self.bots:
             name = self.setup.seats[seat]
-            if name.startswith("cmd:"):
-                # An outside program's own log (its standard error) goes beside the record,
-                # not over the table.
-                from fives.bots.protocol import ProcessBot
-
-                self.bots[seat] = ProcessBot(name[4:].strip(), stderr=self._bot_log())
-            else:
-                self.bots[seat] = make_bot(name)
+            bot = BotName.parse(name)
+            # An outside program's own log (its standard error) goes beside the record, not
+            # over the table.
+            self.bots[seat] = bot.make(stderr=self._bot_log() if bot.outside else None)
         return self.bots[seat]
 
     def _bot_log(self) -> IO[str] | int:
@@ -459,12 +455,12 @@ class Session:
         if action.kind == "draw":
             return tr("forced.draw", ends=ends)
         if action.kind == "pass":
-            if game.name == "fives-and-threes":
+            if game.no_play == "knock":
                 return tr("forced.knock", ends=ends)
             if game.drawing:
                 return tr("forced.pass", ends=ends)
             return tr("forced.pass_nostock", ends=ends)
-        return tr("forced.play", move=action_text(tr, action, game.name))
+        return tr("forced.play", move=action_text(tr, action, game))
 
     def timed_out(self, view: View) -> Action:
         if self._timer_bot is None:
@@ -478,7 +474,7 @@ class Session:
             self.tr(
                 "timer.up",
                 bot=self.names.bot(TIMER_BOT),
-                move=action_text(self.tr, action, view.config.game.name),
+                move=action_text(self.tr, action, view.config.game),
             ),
             "bold yellow",
         )
@@ -522,7 +518,7 @@ class Session:
         legal = list(view.legal)
         ranked = sorted(legal, key=lambda a: -values.get(a, -math.inf))
         best = ranked[0]
-        game = view.config.game.name
+        game = view.config.game
         self.say(
             tr("hint.best", bot=self.names.bot(name), n=legal.index(best) + 1, move=action_text(tr, best, game)),
             "bold magenta",
