@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from fives.bots import Bot, make_bot
-from fives.bots.host import MatchStats, bot_rng, decide, play_match
-from fives.bots.ladder import EasyBot
+from fives.bots.host import MatchStats, Seeds, decide, play_match
+from fives.bots.ladder import CheatBot, EasyBot
 from fives.bots.protocol import BotFault, ProcessBot
 from fives.core.games import Config
 from fives.core.record import Record, record_of, replay_state
@@ -312,8 +312,18 @@ def test_host_gives_bots_views_only_and_makes_forced_actions_itself() -> None:
     assert forced > 0
 
 
-def test_host_calls_peek_only_when_asked() -> None:
+def test_host_shows_the_state_only_to_the_cheat_and_only_when_asked() -> None:
+    """``peek`` is off unless a bot is explicitly the cheat, and the table allows it."""
+
     class Peeker(_Watcher):
+        def __init__(self) -> None:
+            super().__init__()
+            self.peeks = 0
+
+        def peek(self, state: State) -> None:
+            self.peeks += 1
+
+    class Cheat(CheatBot):
         def __init__(self) -> None:
             super().__init__()
             self.peeks = 0
@@ -321,13 +331,19 @@ def test_host_calls_peek_only_when_asked() -> None:
         def peek(self, state: State) -> None:
             assert isinstance(state, State)
             self.peeks += 1
+            super().peek(state)
 
-    p = Peeker()
-    play_match(Config.make("block", 2, target=30), [p, make_bot("random")], 1, peek=False)
-    assert p.peeks == 0 and p.seen
-    q = Peeker()
-    play_match(Config.make("block", 2, target=30), [q, make_bot("random")], 1)
-    assert q.peeks == len(q.seen) > 0
+    config = Config.make("block", 2, target=30)
+    for allowed in (False, True):
+        p = Peeker()
+        play_match(config, [p, make_bot("random")], 1, peek=allowed)
+        assert p.peeks == 0 and p.seen  # a bot that is not the cheat never sees the state
+    c = Cheat()
+    play_match(config, [c, make_bot("random")], 1)
+    assert c.peeks == 0  # player-facing tables: the default
+    c = Cheat()
+    play_match(config, [c, make_bot("random")], 1, peek=True)
+    assert c.peeks > 0
 
 
 def test_host_plays_fixed_deals_then_deals_from_the_seed() -> None:
@@ -355,9 +371,11 @@ def test_same_seed_same_match(game: str, players: int, teams: bool | None) -> No
 def test_decide_uses_the_bots_own_random_source() -> None:
     state = State(Config.make("all-fives", 2))
     state.deal_next(random.Random(3))
-    a = decide(state, make_bot("random"), bot_rng(1, 0), random.Random(0))
-    b = decide(state, make_bot("random"), bot_rng(1, 0), random.Random(0))
-    assert a == b and a in state.legal_actions()
+    a = decide(state, make_bot("random"), Seeds(1))
+    b = decide(state, make_bot("random"), Seeds(1))
+    c = [decide(state, make_bot("random"), Seeds(s)).action for s in range(2, 12)]
+    assert a == b and a.fault is None and a.action in state.legal_actions()
+    assert len(set(c)) > 1
 
 
 def test_botfault_message() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import json
-import random
 import re
 from pathlib import Path
 
@@ -180,13 +179,21 @@ def test_scoring_sentences_match_the_seeds() -> None:
 
 
 def test_random_seed_deals_are_reproducible() -> None:
-    """The same seed deals the same rounds (resume depends on it)."""
-    from fives.tui.session import derive_seed
+    """The same seed deals the same rounds, round by round (resume depends on it)."""
+    from fives.bots.host import Seeds, deal_round
 
-    assert derive_seed(4, "deal", 0) == derive_seed(4, "deal", 0)
-    assert derive_seed(4, "deal", 0) != derive_seed(4, "deal", 1)
-    rng = random.Random(derive_seed(4, "deal", 0))
-    assert rng.random() == random.Random(derive_seed(4, "deal", 0)).random()
+    def first_deals(seed: int) -> list[list[list[str]]]:
+        state = State(Config.make("all-fives", 2, target=20))
+        out = []
+        while not state.over and len(out) < 3:
+            deal_round(state, Seeds(seed))
+            out.append([[str(t) for t in h] for h in state.current_round_info().hands])
+            while state.round_end is None:
+                state.apply(state.legal_actions()[0])
+        return out
+
+    assert first_deals(4) == first_deals(4) != first_deals(5)
+    assert Seeds(4).deal(0).random() == Seeds(4).deal(0).random() != Seeds(4).deal(1).random()
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

@@ -41,6 +41,7 @@ __all__ = [
     "DealError",
     "EndReason",
     "IllegalAction",
+    "Lot",
     "Payment",
     "REASON_TEXT",
     "Reason",
@@ -49,6 +50,7 @@ __all__ = [
     "RoundInfo",
     "Score",
     "State",
+    "draw_lot",
     "lead_priority",
     "score_json",
 ]
@@ -245,6 +247,30 @@ def _norm(x: Score) -> Score:
     if isinstance(x, Fraction) and x.denominator == 1:
         return int(x)
     return x
+
+
+@dataclass(frozen=True)
+class Lot:
+    """C-11 as it is drawn at a table: each seat draws a tile from the shuffled set, the most
+    pips leads, tied seats draw again. ``draws`` holds every draw, (seat, tile) per seat."""
+
+    leader: int
+    draws: tuple[tuple[tuple[int, Tile], ...], ...]
+
+
+def draw_lot(rng: random.Random, players: int) -> Lot:
+    """Draw the lot (C-11) among ``players`` seats; fair by symmetry, ties drawn again."""
+    contenders = list(range(players))
+    draws: list[tuple[tuple[int, Tile], ...]] = []
+    while True:
+        tiles = rng.sample(ALL_TILES, len(contenders))
+        this = tuple(zip(contenders, tiles))
+        draws.append(this)
+        best = max(t.pips for t in tiles)
+        top = [seat for seat, t in this if t.pips == best]
+        if len(top) == 1:
+            return Lot(top[0], tuple(draws))
+        contenders = top
 
 
 class State:
@@ -491,10 +517,11 @@ class State:
         size = config.hand_size
         hands = [sorted(tiles[i * size : (i + 1) * size]) for i in range(config.players)]
         stock = tiles[config.players * size :]
-        return hands, stock, r.randrange(config.players)
+        return hands, stock, draw_lot(r, config.players).leader
 
-    def deal_next(self, rng: random.Random) -> None:
-        """Deal the next round at random, with the leader the rules say (or a lot)."""
+    def deal_next(self, rng: random.Random) -> Lot | None:
+        """Deal the next round at random, with the leader the rules say; where they leave it to
+        a lot (C-11), the lot is drawn from ``rng`` too and returned."""
         if self.over:
             raise DealError("the match is over; no more rounds")
         if self.leader >= 0 and self.round_end is None:
@@ -509,9 +536,9 @@ class State:
             for t in ids[i * size : (i + 1) * size]:
                 mask |= 1 << t
             hands.append(mask)
-        lot = rng.randrange(n)
         game = self.config.game
         rule = game.first_lead if self.leader < 0 else game.next_lead
+        lot: Lot | None = None
         if rule == "highest-double":
             dealt = FULL_SET_MASK
             for t in ids[n * size :]:
@@ -520,8 +547,13 @@ class State:
             leader = next(seat for seat in range(n) if hands[seat] >> best & 1)
         else:
             want = self.expected_leader()
-            leader = lot if want is None else want
+            if want is None:
+                lot = draw_lot(rng, n)
+                leader = lot.leader
+            else:
+                leader = want
         self._begin(hands, ids[n * size :], leader)
+        return lot
 
     # -- legal actions -----------------------------------------------------------------------
 

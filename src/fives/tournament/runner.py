@@ -154,7 +154,7 @@ def play_one(plan: Plan, deal_set: int, seating: int) -> dict[str, Any]:
                 bots.append(_PROGRAMS.get(name, seat, plan))
             else:
                 bots.append(make_bot(name))
-        state = play_match(config, bots, seed, stats=stats, names=names)
+        state = play_match(config, bots, seed, stats=stats, names=names, peek=True)
     finally:
         for bot in bots:
             if not isinstance(bot, ProcessBot):
