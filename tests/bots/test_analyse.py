@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fives.bots.base import make_bot
+from fives.bots import make_bot
 from fives.cli.analyse_cmd import analyse
 from fives.core.games import Config
 from fives.core.record import Record

@@ -31,7 +31,7 @@ import pytest
 
 import fives.bots.ladder as ladder
 from fives.bots.base import Bot
-from fives.bots.host import decide, play_match
+from fives.bots.host import Seeds, decide, play_match
 from fives.bots.ladder import CheatBot, EasyBot, MediumBot, RandomBot, SearchBot, play_points
 from fives.bots.search import exact_value
 from fives.cli.analyse_cmd import analyse
@@ -227,7 +227,7 @@ def test_decisions_do_not_depend_on_the_hidden_deal(name: str) -> None:
                 if world.hands != state.hands:
                     scrambled += 1
                 bot = BOTS[name]()
-                choice = decide(world, bot, random.Random(5), random.Random(0), peek=False)
+                choice = decide(world, bot, Seeds(5)).action
                 values = bot.values(view_of(world, me), random.Random(6))
                 answers.add((choice, tuple(sorted(values.items()))))
             assert len(answers) == 1, (game, players, len(state.log), answers)

@@ -134,7 +134,7 @@ def test_every_sampled_world_agrees_with_the_view(game: str, players: int, teams
     rng = random.Random(seed)
     model = greedy_log_likelihood(1.0)
     decisions = proofs = rounds = 0
-    for state in _decisions(config, seed, limit=90):
+    for state in _decisions(config, seed, limit=120):
         me = state.turn
         view = view_of(state, me)
         rounds = max(rounds, state.round_index + 1)

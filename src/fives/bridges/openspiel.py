@@ -52,7 +52,7 @@ from typing import Any, Final
 
 import pyspiel
 
-from fives.bots.base import Bot, make_bot
+from fives.bots import Bot, make_bot
 from fives.bridges.knowledge import knowledge_of, knowledge_string
 from fives.bridges.table import OVER, Table, config_from, round_action_bound, utility_bound
 from fives.bridges.tensors import Encoder
