@@ -16,11 +16,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final, Literal
+from typing import Final
 
 from fives.core.games import Config
-from fives.core.history import PastRound, history_of, public_end
+from fives.core.history import LogEntry, PastRound, history_of, public_end
 from fives.core.layout import Layout
+from fives.core.outcome import Payment, RoundEnd, Score
 from fives.core.tiles import (
     ACTIONS,
     ALL_TILES,
@@ -39,32 +40,15 @@ from fives.core.tiles import (
 
 __all__ = [
     "DealError",
-    "EndReason",
     "IllegalAction",
     "Lot",
-    "Payment",
     "REASON_TEXT",
     "Reason",
-    "LogEntry",
-    "RoundEnd",
     "RoundInfo",
-    "Score",
     "State",
     "draw_lot",
     "lead_priority",
-    "score_json",
 ]
-
-Score = int | Fraction
-
-#: how a round ended (RECORD.md ``end.reason``)
-EndReason = Literal["domino", "blocked", "target"]
-#: how a round's end was paid: the winner takes the others' pips pooled and rounded once
-#: (``pool``, AF-10), each rounded (``each``, MG-8) or plain (``plain``, DB-4); two tied players
-#: share the third's (``split``, AF-11); nobody scores a tie (``tie``); the hand-ending point
-#: (``bonus``, FT-7) or its discarding (``discarded``, FT-10); nothing, as the match reached its
-#: target (``target``); nothing at all (``none``: a Fives and Threes block)
-Payment = Literal["pool", "each", "plain", "split", "tie", "bonus", "discarded", "target", "none"]
 
 _DRAW_CODE: Final = int(DRAW)
 _PASS_CODE: Final = int(PASS)
@@ -165,57 +149,6 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-#: One action of a round: (seat, action code, ends total, points, drawn tile id).
-#: For plays ``tile`` is -1; for draws and passes ``ends`` and ``points`` are -1.
-LogEntry = tuple[int, int, int, int, int]
-
-
-def score_json(x: Score) -> int | float:
-    """A score for JSON: whole numbers as ints, a half point as ``.5``."""
-    if isinstance(x, Fraction):
-        return int(x) if x.denominator == 1 else float(x)
-    return x
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
-
-    reason: EndReason
-    winner: int | None  # the side that won the round
-    points: tuple[Score, ...]  # per side, what the round's end added
-    pips: tuple[int, ...]  # remaining pips per seat when the round ended
-    payment: Payment
-    went_out: int | None = None  # the seat that played the last tile (domino)
-    discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
-    #: the tiles each seat still held (a mask per seat): shown to all once the round is over
-    left: tuple[int, ...] = ()
-    reached: int | None = None  # the side whose points reached the match target (``target``)
-
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], ...]:
-        """The tiles each seat still held when the round ended."""
-        return tuple(tuple(tiles_of_mask(m)) for m in self.left)
-
-    def to_json(self) -> dict[str, Any]:
-        """RECORD.md's ``end`` object, with the detail behind it (pips, payment, ...)."""
-        out: dict[str, Any] = {
-            "reason": self.reason,
-            "winner": self.winner,
-            "points": [score_json(p) for p in self.points],
-            "pips": list(self.pips),
-            "payment": self.payment,
-            "went_out": self.went_out,
-        }
-        if self.left:
-            out["hands"] = [[str(t) for t in hand] for hand in self.hands]
-        if self.discarded:
-            out["discarded"] = self.discarded
-        if self.reached is not None:
-            out["reached"] = self.reached
-        return out
 
 
 @dataclass

@@ -24,8 +24,9 @@ from fives.bots import Bot, BotError, BotName, make_bot
 from fives.bots.host import Seeds, deal_round, decide, notify
 from fives.core.account import account_of
 from fives.core.games import Config
+from fives.core.outcome import RoundEnd
 from fives.core.record import record_of
-from fives.core.state import RoundEnd, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action
 from fives.core.view import View, view_of
 from fives.phrasing import (
