@@ -6,10 +6,12 @@ STAMP  := $(VENV)/.stamp
 NATIVE := $(VENV)/.compiled
 # The sources mypyc compiles (listed once, in src/fives/compiled.py).
 COMPILED := $(shell $(PYTHON) src/fives/compiled.py 2>/dev/null)
-# The core's tests, run again on the pure modules.
+# The core's tests (rules, records, views, sampling, the bots' search), run again on the pure
+# modules; tests/test_compiled.py compares the two builds on every run.
 CORE_TESTS := tests/test_rules.py tests/test_properties.py tests/test_examples.py \
               tests/test_seeds.py tests/test_rejections.py tests/test_readme.py \
-              tests/test_compiled.py tests/bots/test_sampling.py tests/bots/test_ladder.py
+              tests/test_view.py tests/test_lookahead.py \
+              tests/bots/test_sampling.py tests/bots/test_ladder.py
 
 .PHONY: venv run test chromium bench bench-peers clean
 

@@ -20,8 +20,8 @@ import json
 import random
 import sys
 
-from fives.bots.base import make_bot
 from fives.bots.ladder import SearchBot
+from fives.bots.registry import make_bot
 from fives.cli.random_cmd import play_random
 from fives.compiled import build
 from fives.core.games import GAMES, Config

@@ -7,8 +7,13 @@ Tests that need a compiled build skip where there is none (a machine without a C
 
 from __future__ import annotations
 
+import copy
+import copyreg
+import dataclasses
 import importlib
 import os
+import pickle
+import random
 import shutil
 import subprocess
 import sys
@@ -18,6 +23,10 @@ import pytest
 
 import fives
 from fives.compiled import COMPILED_MODULES, MANIFEST, build
+from fives.core.games import Config
+from fives.core.state import State
+from fives.core.tiles import Action
+from fives.core.view import view_of
 
 HERE = Path(__file__).parent
 PACKAGE = Path(fives.__file__).parent
@@ -150,3 +159,51 @@ def test_compiled_and_pure_builds_replay_records_and_decide_identically() -> Non
     differ = [(c, p) for c, p in zip(compiled[:-1], pure[:-1]) if c != p]
     assert not differ, f"{len(differ)} items differ, first: {differ[0]}"
     assert len(compiled) == len(pure)
+
+
+def test_every_core_module_is_compiled() -> None:
+    core = sorted(f"fives.core.{p.stem}" for p in (PACKAGE / "core").glob("*.py")
+                  if p.stem != "__init__")
+    assert [m for m in core if m not in COMPILED_MODULES] == []
+
+
+def test_every_frozen_dataclass_of_a_compiled_module_pickles_by_its_constructor() -> None:
+    # compiled, a frozen dataclass cannot be unpickled attribute by attribute (mypyc sets them,
+    # the class refuses): each must be registered with fives.core.pickling
+    missing = []
+    for name in COMPILED_MODULES:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (isinstance(value, type) and value.__module__ == name
+                    and dataclasses.is_dataclass(value)
+                    and value.__dataclass_params__.frozen  # type: ignore[attr-defined]
+                    and value not in copyreg.dispatch_table):
+                missing.append(f"{name}.{value.__name__}")
+    assert missing == []
+
+
+def test_a_view_with_past_rounds_and_its_state_survive_pickling_and_deep_copies() -> None:
+    # what tournaments send between processes: a configuration, views, records
+    state = State(Config.make("all-fives", 3))
+    rng = random.Random(5)
+    while len(state.finished) < 2:
+        if state.needs_deal():
+            state.deal_next(rng)
+        else:
+            codes = state.legal_codes()
+            state.apply_code(codes[int(rng.random() * len(codes))])
+    view = view_of(state, 1)
+    again = pickle.loads(pickle.dumps(view))
+    # (a Layout compares by identity: its JSON says everything it holds)
+    assert dataclasses.replace(again, layout=view.layout) == view
+    assert again.to_json() == view.to_json()
+    assert [p.end for p in again.past] == [p.end for p in view.past]
+    assert pickle.loads(pickle.dumps(view.config)) == view.config
+    for again_state in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert again_state.legal_codes() == state.legal_codes()
+        assert view_of(again_state, 1).to_json() == view.to_json()
+        code = state.legal_codes()[0]
+        assert again_state.apply_code(code) == state.copy().apply_code(code)
+    refusal = state.refusal(Action.parse("pass"))
+    assert refusal is not None
+    assert str(pickle.loads(pickle.dumps(refusal))) == str(refusal)

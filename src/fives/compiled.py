@@ -29,15 +29,19 @@ from types import ModuleType
 
 __all__ = ["COMPILED_MODULES", "CoreBuild", "MANIFEST", "build", "install", "source_digest"]
 
-#: The modules mypyc compiles: the rules engine, the bots' search and the engine benchmark's
-#: loop (what profiles of play, search and ``fives bench engine`` show hot).
+#: The modules mypyc compiles: the whole rules engine, the bots' search and the engine
+#: benchmark's loop (what profiles of play, search and ``fives bench engine`` show hot).
 COMPILED_MODULES: tuple[str, ...] = (
     "fives.core.tiles",
     "fives.core.games",
+    "fives.core.pickling",
     "fives.core.layout",
+    "fives.core.outcome",
+    "fives.core.history",
     "fives.core.state",
     "fives.core.view",
     "fives.core.sampling",
+    "fives.core.account",
     "fives.core.record",
     "fives.core.render",
     "fives.bots.search",

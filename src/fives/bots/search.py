@@ -13,8 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from fives.core.outcome import Score
 from fives.core.sampling import SamplingError, WorldSampler
-from fives.core.state import Score, State
+from fives.core.state import State
 from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
@@ -37,7 +38,7 @@ def _greedy(state: State, codes: list[int], rand: Callable[[], float], eps: floa
     if rand() < eps:
         return codes[int(rand() * len(codes))]
     lay = state.layout
-    table = state._points
+    table = state.config.game.play_points
     best = codes[0]
     best_key = -1
     for code in codes:
@@ -103,7 +104,7 @@ def _greedy_key(state: State, code: int) -> float:
     else:
         tid = code - LEAD_BASE
         total = state.layout.total_after(tid, 0)
-    return state._points[total] + _PIPS[tid] / 12.0
+    return state.config.game.play_points[total] + _PIPS[tid] / 12.0
 
 
 def endgame_ready(state: State, max_tiles: int) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from fives.core.pickling import pickle_by_constructor
+from fives.core.pickling import pickle_by_attributes, pickle_by_constructor
 from fives.core.tiles import (
     ALL_TILES,
     END_NAMES,
@@ -441,3 +441,4 @@ class Layout:
         }
 
 pickle_by_constructor(ArmTile, OpenEnd, Contribution)
+pickle_by_attributes(Layout, ("spinner_rules", "gate"))
