@@ -38,7 +38,7 @@ def _engine(args: argparse.Namespace, units: int) -> None:
 def _search(args: argparse.Namespace, units: int) -> None:
     import random
 
-    from fives.bots.base import make_bot
+    from fives.bots.registry import make_bot
     from fives.core.games import Config
     from fives.core.state import State
     from fives.core.view import view_of

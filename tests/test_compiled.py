@@ -207,3 +207,4 @@ def test_a_view_with_past_rounds_and_its_state_survive_pickling_and_deep_copies(
     refusal = state.refusal(Action.parse("pass"))
     assert refusal is not None
     assert str(pickle.loads(pickle.dumps(refusal))) == str(refusal)
+

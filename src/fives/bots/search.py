@@ -189,6 +189,10 @@ def search_values(
     if not samples:
         return {a: 0.0 for a in legal}
     codes = [int(a) for a in legal]
+    # One generator for every playout, reseeded through its C base: building random.Random(seed)
+    # for each runs Random.__init__ and Random.seed, Python code, a tenth of a compiled decision.
+    playout_rng = random.Random(0)
+    reseed = super(random.Random, playout_rng).seed
     top = max(logw for _, logw in samples)
     totals = [0.0] * len(legal)
     norm = 0.0
@@ -207,7 +211,8 @@ def search_values(
             for i, code in enumerate(codes):
                 st = world.copy()
                 st.apply_code(code)
-                playout(st, random.Random(seed), eps)
+                reseed(seed)  # the draws of random.Random(seed), as each action's playout had
+                playout(st, playout_rng, eps)
                 totals[i] += weight * outcome_value(st, before, side, match_weight)
         norm += weight * per
     return {a: totals[i] / norm for i, a in enumerate(legal)}

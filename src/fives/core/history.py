@@ -8,7 +8,7 @@ A finished round is told as everyone saw it: its leader, its public actions, how
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from fives.core.outcome import RoundEnd, Score
@@ -67,7 +67,7 @@ def history_of(log: Sequence[LogEntry], seat: int | None) -> tuple[HistoryItem, 
 def public_end(end: RoundEnd | None) -> RoundEnd | None:
     """A round's end as a view holds it: without the hands left (BOT-PROTOCOL.md: a view never
     holds another seat's tiles, even once the round is over; their pips are shown)."""
-    return replace(end, left=()) if end is not None and end.left else end
+    return end._replace(left=()) if end is not None and end.left else end
 
 
 pickle_by_constructor(PastRound)

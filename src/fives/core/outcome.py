@@ -6,11 +6,9 @@ A round's end is told as data; :mod:`fives.core.account` explains it line by lin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from fives.core.pickling import pickle_by_constructor
 from fives.core.tiles import Tile, tiles_of_mask
 
 __all__ = ["EndReason", "Payment", "RoundEnd", "Score", "score_json"]
@@ -34,9 +32,13 @@ def score_json(x: Score) -> int | float:
     return x
 
 
-@dataclass(frozen=True)
-class RoundEnd:
-    """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
+class RoundEnd(NamedTuple):
+    """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it.
+
+    A named tuple: every round, and every playout of the search bots, ends by making one, and
+    a tuple is the cheapest immutable value to build (compiled, a frozen dataclass's generated
+    constructor is still interpreted: ten times the cost).
+    """
 
     reason: EndReason
     winner: int | None  # the side that won the round
@@ -72,5 +74,3 @@ class RoundEnd:
             out["reached"] = self.reached
         return out
 
-
-pickle_by_constructor(RoundEnd)

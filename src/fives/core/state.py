@@ -118,18 +118,21 @@ def lead_priority(tile: Tile) -> tuple[bool, int, int]:
     return (tile.is_double, tile.pips, tile.high)
 
 
-#: MG-3's order of tiles for the lead, as a rank per tile id
-_LEAD_RANK: Final = tuple(
-    sorted(ALL_TILES, key=lead_priority).index(t) for t in ALL_TILES
-)
-
-
+_TILE_IDS: Final = tuple(range(len(ALL_TILES)))
 #: the numbers (a 7-bit mask) each tile shows, by tile id
 _NUMBERS: Final = tuple(1 << t.low | 1 << t.high for t in ALL_TILES)
 
 
 #: tile ids from the strongest claim to the lead down
 _LEAD_ORDER: Final = tuple(t.id for t in sorted(ALL_TILES, key=lead_priority, reverse=True))
+
+
+def _strongest(mask: int) -> int:
+    """MG-3: the tile of ``mask`` with the strongest claim to the lead."""
+    for t in _LEAD_ORDER:
+        if mask >> t & 1:
+            return t
+    raise ValueError("no tile to lead")
 
 
 def _bits(mask: int) -> list[int]:
@@ -432,7 +435,7 @@ class State:
         self.out = [False] * self.n
         self.lead_tile = -1
         if self.config.game.first_lead == "highest-double":
-            self.lead_tile = max(_bits(hands[leader]), key=_LEAD_RANK.__getitem__)
+            self.lead_tile = _strongest(hands[leader])
 
     def _archive(self) -> None:
         self.finished.append(self.current_round_info())
@@ -474,7 +477,7 @@ class State:
             raise DealError("the match is over; no more rounds")
         if self.leader >= 0 and self.round_end is None:
             raise DealError("the round in play has not ended")
-        ids = list(range(28))
+        ids = list(_TILE_IDS)
         shuffle(rng, ids)
         n = self.n
         size = self.config.hand_size
@@ -491,8 +494,10 @@ class State:
             dealt = FULL_SET_MASK
             for t in ids[n * size :]:
                 dealt ^= 1 << t
-            best = next(t for t in _LEAD_ORDER if dealt >> t & 1)
-            leader = next(seat for seat in range(n) if hands[seat] >> best & 1)
+            best = _strongest(dealt)
+            leader = 0
+            while not hands[leader] >> best & 1:
+                leader += 1
         else:
             want = self.expected_leader()
             if want is None:
@@ -518,6 +523,7 @@ class State:
         playable = hand & lay.open_mask
         if playable:
             # tiles in id order, each on the ends it fits in end order: codes come out sorted
+            # (not cached: with a spinner's four ends, most calls would miss)
             codes: list[int] = []
             ends = lay.ends
             while playable:
