@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from typing import IO
 
 from fives.bots.base import Bot, BotError
-from fives.bots.ladder import CheatBot, EasyBot, MediumBot, RandomBot, SearchBot
+from fives.bots.ladder import (
+    HARD_BUDGET,
+    HARD_WORLDS,
+    CheatBot,
+    EasyBot,
+    MediumBot,
+    RandomBot,
+    SearchBot,
+)
 from fives.bots.protocol import DEFAULT_MOVE_TIME, ProcessBot
 
 __all__ = ["BOT_NAMES", "OUTSIDE", "BotName", "make_bot", "short_command"]
@@ -36,15 +44,22 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "easy": EasyBot,
     "medium": MediumBot,
-    "hard": lambda: SearchBot("hard", worlds=30, budget=1500, eps=0.1, prior=0.5),
+    "hard": lambda: SearchBot(
+        "hard", worlds=HARD_WORLDS, budget=HARD_BUDGET, eps=0.1, prior=0.5
+    ),
     "expert": lambda: SearchBot(
-        "expert", worlds=80, budget=6000, eps=0.1, prior=0.5, endgame_tiles=6
+        "expert", worlds=240, budget=18000, eps=0.1, prior=0.5, endgame_tiles=6
     ),
     "cheat": CheatBot,
+    # hard as it played before the core was compiled, to measure what the budget gained
+    "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
 }
 
-#: the levels people can pick, weakest first (``cheat`` sees other hands: measurement only)
-BOT_NAMES: list[str] = [name for name in _LADDER if name != "cheat"]
+#: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` is an old budget
+_MEASUREMENT = ("cheat", "hard-30x1500")
+
+#: the levels people can pick, weakest first
+BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]
 
 
 def short_command(command: str, limit: int = 28) -> str:
@@ -87,7 +102,7 @@ class BotName:
                 raise BotError("'cmd:' needs a command line after it", key="bot_cmd_empty")
             return BotName(f"{OUTSIDE}{command}", tuple(argv))
         if text not in _LADDER:
-            known = ", ".join([*BOT_NAMES, "cheat", "cmd:COMMAND"])
+            known = ", ".join([*BOT_NAMES, *_MEASUREMENT, "cmd:COMMAND"])
             raise BotError(
                 f"unknown bot {text!r}: one of {known}", key="bot_unknown", name=text,
                 known=known,
