@@ -11,6 +11,7 @@ import copy
 import copyreg
 import dataclasses
 import importlib
+import json
 import os
 import pickle
 import random
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import fives
+from fives.bench_engine import all_configs
 from fives.compiled import COMPILED_MODULES, MANIFEST, build
 from fives.core.games import Config
 from fives.core.state import State
@@ -208,3 +210,16 @@ def test_a_view_with_past_rounds_and_its_state_survive_pickling_and_deep_copies(
     assert refusal is not None
     assert str(pickle.loads(pickle.dumps(refusal))) == str(refusal)
 
+
+def test_fives_bench_engine_reports_every_configuration_as_json() -> None:
+    # the figures are a compiled dataclass: no __dict__ to dump
+    proc = subprocess.run(
+        [sys.executable, "-m", "fives.cli.main", "bench", "engine", "--json", "--seconds", "0.01"],
+        capture_output=True, text=True, env=_env(), check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    figures = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(f["game"], f["players"], f["teams"]) for f in figures] == [
+        (c.game.name, c.players, c.teams) for c in all_configs()
+    ]
+    assert all(f["rounds"] >= 50 and f["rounds_per_sec"] > 0 for f in figures)

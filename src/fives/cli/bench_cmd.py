@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from typing import Any
 
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     for cfg in all_configs():
         fig = measure(cfg, args.seconds, args.seed)
         if args.json:
-            print(json.dumps(fig.__dict__))
+            print(json.dumps(dataclasses.asdict(fig)))
         else:
             print(f"{fig.game:<18}{fig.players:>8}{'yes' if fig.teams else 'no':>7}"
                   f"{fig.hand_size:>6}{fig.rounds_per_sec:>11,.0f}{fig.plays_per_sec:>11,.0f}"
