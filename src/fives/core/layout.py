@@ -199,7 +199,7 @@ class Layout:
             outer = high if low == joined else low
             value[end] = outer
             self.double[end] = dbl
-            self.length[end] += 1
+            self.length[end] = self.length[end] + 1  # (compiled, += on an item is generic)
             self.arms[end].append(_ARM_ENTRY[tile_id * 7 + outer])
             self.count += 1
             w = value[0]
@@ -235,7 +235,7 @@ class Layout:
         outer = high if low == joined else low
         value[end] = outer
         double[end] = dbl
-        length[end] += 1
+        length[end] = length[end] + 1
         self.arms[end].append(_ARM_ENTRY[tile_id * 7 + outer])
         self.count += 1
         lw = length[0]

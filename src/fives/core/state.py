@@ -191,9 +191,9 @@ class RoundInfo:
 
 
 def _norm(x: Score) -> Score:
-    if isinstance(x, Fraction) and x.denominator == 1:
-        return int(x)
-    return x
+    if isinstance(x, int):  # first: Fraction's isinstance is an abstract-class check, and slow
+        return x
+    return int(x) if x.denominator == 1 else x
 
 
 class Lot(NamedTuple):
@@ -526,14 +526,27 @@ class State:
             # (not cached: with a spinner's four ends, most calls would miss)
             codes: list[int] = []
             ends = lay.ends
+            # the open numbers in end order, read once (a line has two ends, a spinner four)
+            w = ends[0][1]
+            e = ends[1][1]
+            four = len(ends) == 4
+            n = ends[2][1] if four else -1
+            s = ends[3][1] if four else -1
             while playable:
                 low = playable & -playable
                 playable ^= low
                 tile = low.bit_length() - 1
                 numbers = _NUMBERS[tile]
-                for end, value in ends:
-                    if numbers >> value & 1:
-                        codes.append(tile << 2 | end)
+                code = tile << 2
+                if numbers >> w & 1:
+                    codes.append(code)
+                if numbers >> e & 1:
+                    codes.append(code | 1)
+                if four:
+                    if numbers >> n & 1:
+                        codes.append(code | 2)
+                    if numbers >> s & 1:
+                        codes.append(code | 3)
             return codes
         if self._draw and self.stock_pos < len(self.stock):
             return [_DRAW_CODE]
@@ -619,7 +632,7 @@ class State:
             if code == _DRAW_CODE:
                 tid = self.stock[self.stock_pos]
                 self.stock_pos += 1
-                hands[seat] |= 1 << tid
+                hands[seat] = hands[seat] | 1 << tid  # (compiled, |= on an item is generic)
                 entry: LogEntry = (seat, code, -1, -1, tid)
                 self.log.append(entry)
                 if self.stock_pos == len(self.stock):
