@@ -3,7 +3,8 @@
 Two fixed workloads, no clock (so the counts repeat exactly, however busy the machine):
 
 * ``engine``: random rounds as ``fives bench engine`` plays them (one configuration);
-* ``search``: decisions of the ``hard`` bot on views taken from seeded matches.
+* ``search``: decisions of a search bot (``--bot``, default ``hard``) on views taken from
+  seeded matches.
 
 ``work`` runs a workload; ``callgrind`` runs it twice under callgrind (N and 2N units) and
 prints the difference per unit, so start-up and imports cancel out: the instructions per round
@@ -46,7 +47,7 @@ def _search(args: argparse.Namespace, units: int) -> None:
     # Views of seat 0 at its decisions with a choice, in matches between easy bots.
     config = Config.make(args.game, args.players)
     easy = make_bot("easy")
-    hard = make_bot("hard")
+    hard = make_bot(args.bot)
     views = []
     match = 0
     while len(views) < units:
@@ -124,7 +125,8 @@ def _build() -> str:
 
 
 def _workload_flags(args: argparse.Namespace) -> list[str]:
-    flags = ["--game", args.game, "--players", str(args.players), "--seed", str(args.seed)]
+    flags = ["--game", args.game, "--players", str(args.players), "--seed", str(args.seed),
+             "--bot", args.bot]
     if args.teams:
         flags.append("--teams")
     if args.hand_size:
@@ -142,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--teams", action="store_true")
     ap.add_argument("--hand-size", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bot", default="hard", help="the search workload's bot")
     ap.add_argument("--top", type=int, default=25, help="functions to list")
     ap.add_argument("--inclusive", action="store_true", help="count callees' instructions too")
     args = ap.parse_args(argv)

@@ -1,0 +1,81 @@
+"""Time per decision of our bots, wall clock and CPU, on the same views every run.
+
+The views are seat 0's decisions with a choice in seeded matches of ``easy`` bots, so every
+run (compiled or ``FIVES_PURE=1``, one bot or another) decides the same positions. CPU time is
+the process's own (``time.process_time``): on a machine shared with other work it still reads
+what the decision costs, where the wall clock also counts the time spent waiting for a core.
+
+    .venv/bin/python bench/decision_times.py --bots hard,hard-30x1500 --decisions 200
+    FIVES_PURE=1 .venv/bin/python bench/decision_times.py --bots hard-30x1500
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+from fives.bots.registry import make_bot
+from fives.compiled import build
+from fives.core.games import Config
+from fives.core.state import State
+from fives.core.view import View, view_of
+
+
+def views(config: Config, count: int, seed: int) -> list[View]:
+    easy = make_bot("easy")
+    out: list[View] = []
+    match = 0
+    while len(out) < count:
+        rng = random.Random(seed + match)
+        match += 1
+        state = State(config)
+        while not state.over and len(out) < count:
+            if state.needs_deal():
+                state.deal_next(rng)
+                continue
+            view = view_of(state, state.turn)
+            if state.turn == 0 and len(view.legal) > 1:
+                out.append(view)
+            state.apply(easy.choose(view, rng))
+    return out
+
+
+def _ms(values: list[float], q: float) -> str:
+    ordered = sorted(values)
+    return f"{1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]:7.1f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bots", default="hard", help="comma-separated bot names")
+    ap.add_argument("--game", default="all-fives")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--decisions", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1000)
+    args = ap.parse_args(argv)
+    positions = views(Config.make(args.game, args.players), args.decisions, args.seed)
+    info = build()
+    core = "compiled" if info.compiled else f"pure ({info.reason})"
+    print(f"{args.game} {args.players}p, {len(positions)} decisions, {core} core, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"{'bot':<14}{'':>6}{'mean':>8}{'p50':>8}{'p95':>8}{'max':>8}  (ms)")
+    for name in args.bots.split(","):
+        bot = make_bot(name)
+        wall: list[float] = []
+        cpu: list[float] = []
+        for k, view in enumerate(positions):
+            w0, c0 = time.perf_counter(), time.process_time()
+            bot.choose(view, random.Random(k))
+            wall.append(time.perf_counter() - w0)
+            cpu.append(time.process_time() - c0)
+        for label, values in (("wall", wall), ("cpu", cpu)):
+            print(f"{name:<14}{label:>6}{1000 * statistics.mean(values):8.1f}"
+                  f"{_ms(values, 0.5)}{_ms(values, 0.95)}{_ms(values, 1.0)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
