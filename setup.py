@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
@@ -59,8 +59,13 @@ def _write_manifest(modules: list[str], manifest: str, mypy_version: str) -> str
     return os.path.relpath(path, HERE)
 
 
+def _pure_requested() -> bool:
+    return os.environ.get("FIVES_PURE", "") not in ("", "0")
+
+
 def _extensions() -> list[Any]:
-    if os.environ.get("FIVES_PURE", "") not in ("", "0"):
+    """mypyc's extensions for the compiled modules, or none (and a warning) where it fails."""
+    if _pure_requested():
         return []
     try:
         import mypy.version
@@ -71,22 +76,35 @@ def _extensions() -> list[Any]:
     modules, manifest = _compiled_list()
     paths = [os.path.relpath(SRC / Path(*m.split(".")), HERE) + ".py" for m in modules]
     paths.append(_write_manifest(modules, manifest, mypy.version.__version__))
-    # mypyc adds a config section per compiled module, which hides pyproject's wildcard
-    # section from mypy's unused-section check (a note mypyc counts as an error).
-    options = ["--no-warn-unused-configs"]
-    # One shared library (fives__mypyc) so calls between the modules stay native.
-    return mypycify(options + paths, opt_level="3", group_name="fives")
+    options = [
+        # mypyc adds a config section per compiled module, which hides pyproject's wildcard
+        # section from mypy's unused-section check (a note mypyc counts as an error)
+        "--no-warn-unused-configs",
+        # the compiled modules are checked in full; what they import only as far as they use it
+        "--follow-imports=silent",
+    ]
+    try:
+        # One shared library (fives__mypyc) so calls between the modules stay native.
+        return mypycify(options + paths, opt_level="3", group_name="fives")
+    except (Exception, SystemExit) as exc:  # mypyc exits when the sources do not type-check
+        _warn(f"mypyc could not compile the core ({exc})")
+        return []
 
 
 class BuildExt(build_ext):
-    """Compiles the extensions, or leaves the pure modules alone when the C build fails."""
+    """Runs mypyc when the extensions are built (an sdist or the metadata need none of it),
+    and leaves the pure modules alone when mypyc or the C build fails."""
+
+    def finalize_options(self) -> None:
+        self.distribution.ext_modules = _extensions()
+        super().finalize_options()
 
     def run(self) -> None:
         try:
             super().run()
         except (CCompilerError, ExecError, PlatformError, OSError) as exc:
             self._remove_outputs()
-            _warn(f"compiling the core failed ({exc})")
+            _warn(f"compiling the core failed ({type(exc).__name__}: {str(exc)[:120]})")
 
     def _remove_outputs(self) -> None:
         for ext in self.extensions:
@@ -96,4 +114,9 @@ class BuildExt(build_ext):
                     os.remove(path)
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
+# A stand-in until build_ext makes the real extensions: it marks the wheel as one for this
+# platform (a pure build, FIVES_PURE=1, has none and makes a pure wheel).
+setup(
+    ext_modules=[] if _pure_requested() else [Extension("fives__mypyc", sources=[])],
+    cmdclass={"build_ext": BuildExt},
+)

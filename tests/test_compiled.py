@@ -18,6 +18,9 @@ import random
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -223,3 +226,39 @@ def test_fives_bench_engine_reports_every_configuration_as_json() -> None:
         (c.game.name, c.players, c.teams) for c in all_configs()
     ]
     assert all(f["rounds"] >= 50 and f["rounds_per_sec"] > 0 for f in figures)
+
+
+def test_a_half_point_score_is_a_score_wherever_a_score_is_taken() -> None:
+    # AF-11's split makes half points; compiled, a parameter typed float refused a Fraction
+    config = Config.make("all-fives", 3)
+    assert config.counted_points(10, Fraction(25, 2)) == 10
+    threes = Config.make("fives-and-threes", 3)
+    assert (threes.counted_points(5, Fraction(119, 2)), threes.counted_points(15, Fraction(119, 2))) == (1, 0)
+
+
+def test_python_build_makes_a_compiled_wheel_and_an_sdist_that_installs_without_a_compiler(
+    tmp_path: Path,
+) -> None:
+    root = PACKAGE.parents[1]
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(root)],
+                   capture_output=True, text=True, env=_env(), check=True)
+    (sdist,) = dist.glob("fives-*.tar.gz")
+    (wheel,) = dist.glob("fives-*.whl")
+    # the wheel (built from the sdist) is compiled: every compiled module and the manifest
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    for module in (*COMPILED_MODULES, MANIFEST):
+        assert any(n.startswith(module.replace(".", "/") + ".cpython-") for n in names), module
+    assert not wheel.name.endswith("-none-any.whl")
+    # the sdist holds sources only, and installs its pure modules where nothing compiles
+    with tarfile.open(sdist) as archive:
+        assert not [n for n in archive.getnames() if n.endswith(".so") or "_compiled_sources" in n]
+    target = tmp_path / "pure"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--target", str(target), str(sdist)],
+        capture_output=True, text=True, env=_env(CC="/bin/false"), check=True,
+    )
+    assert "installing the pure Python modules" in proc.stdout + proc.stderr
+    assert not list(target.rglob("*.so"))
+    assert _python(_FILES, PYTHONPATH=str(target)).stdout.split()[-1] == "not-built"

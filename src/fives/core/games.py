@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Final, Literal
 
 from fives.core.pickling import pickle_by_constructor
@@ -287,7 +288,7 @@ class Config:
         side_arm_gate = rules.get("side_arm_gate", True)
         return Config(g, players, teams, target, hand_size, side_arm_gate)
 
-    def counted_points(self, total: int, side_score: float) -> int:
+    def counted_points(self, total: int, side_score: float | Fraction) -> int:
         """What a play making this ends total adds to a side now at ``side_score``: AF-6/FT-6,
         and nothing where Fives and Threes would discard the event for passing the target."""
         points = self.game.play_points[total]
