@@ -92,17 +92,26 @@ class Layout:
     """The tiles on the table. Mutable; :meth:`copy` for search."""
 
     __slots__ = (
+        "_de",
+        "_dn",
+        "_ds",
+        "_dw",
+        "_ne",
+        "_nn",
+        "_ns",
+        "_nw",
+        "_ve",
+        "_vn",
+        "_vs",
+        "_vw",
         "arms",
         "center",
         "count",
-        "double",
         "ends",
         "gate",
-        "length",
         "open_mask",
         "spinner",
         "spinner_rules",
-        "value",
     )
 
     def __init__(self, spinner_rules: bool, side_arm_gate: bool = True) -> None:
@@ -113,11 +122,12 @@ class Layout:
         self.spinner = -1
         #: the centre tile: the lead, or the spinner once there is one; -1 before the lead
         self.center = -1
-        # Per arm W, E, N, S: the outer number, whether the outer tile is a double, how many
+        # Per arm W, E, N, S (one attribute each, not lists: compiled, the plays read them as
+        # plain C fields): the outer number, whether the outer tile is a double, how many
         # tiles. In a line (no spinner), W and E are the line's two ends.
-        self.value = [-1, -1, -1, -1]
-        self.double = [False, False, False, False]
-        self.length = [0, 0, 0, 0]
+        self._vw = self._ve = self._vn = self._vs = -1
+        self._dw = self._de = self._dn = self._ds = False
+        self._nw = self._ne = self._nn = self._ns = 0
         #: the tiles of each arm from the centre outwards (for rendering and explanation)
         self.arms: list[list[tuple[int, int]]] = [[], [], [], []]
         #: open ends as (end, value) in end order: the legal attach points (never mutated in
@@ -126,14 +136,39 @@ class Layout:
         #: the tiles that fit some open end
         self.open_mask = 0
 
+    @property
+    def value(self) -> list[int]:
+        """The outer number of each arm W, E, N, S (-1 where there is none)."""
+        return [self._vw, self._ve, self._vn, self._vs]
+
+    @property
+    def double(self) -> list[bool]:
+        """Whether each arm's outer tile is a double."""
+        return [self._dw, self._de, self._dn, self._ds]
+
+    @property
+    def length(self) -> list[int]:
+        """How many tiles each arm holds."""
+        return [self._nw, self._ne, self._nn, self._ns]
+
+    def _set_arm(self, end: int, value: int, double: bool, length: int) -> None:
+        if end == W:
+            self._vw, self._dw, self._nw = value, double, length
+        elif end == E:
+            self._ve, self._de, self._ne = value, double, length
+        elif end == N:
+            self._vn, self._dn, self._nn = value, double, length
+        else:
+            self._vs, self._ds, self._ns = value, double, length
+
     def copy(self) -> Layout:
         new = Layout(self.spinner_rules, self.gate)
         new.count = self.count
         new.spinner = self.spinner
         new.center = self.center
-        new.value = self.value[:]
-        new.double = self.double[:]
-        new.length = self.length[:]
+        new._vw, new._ve, new._vn, new._vs = self._vw, self._ve, self._vn, self._vs
+        new._dw, new._de, new._dn, new._ds = self._dw, self._de, self._dn, self._ds
+        new._nw, new._ne, new._nn, new._ns = self._nw, self._ne, self._nn, self._ns
         new.arms = [arm[:] for arm in self.arms]
         new.ends = self.ends  # never mutated: replaced as a whole
         new.open_mask = self.open_mask
@@ -144,36 +179,45 @@ class Layout:
     def total_after(self, tile_id: int, end: int) -> int:
         """The ends total if this tile were placed on ``end`` (the layout is not changed).
 
-        The search's inner loop asks this of every legal play: plain loops over the arms, so
-        that compiled it stays in C.
+        The search's inner loop asks this of every legal play: compiled, it reads only
+        C fields.
         """
         low = _LOW[tile_id]
         high = _HIGH[tile_id]
         dbl = low == high
         if self.count == 0:
             return low + high
-        value = self.value
-        double = self.double
         if self.spinner < 0:
-            other_end = 1 - end
-            v = value[other_end]
-            if double[other_end]:
-                v += v
+            if end == W:
+                joined = self._vw
+                v = self._ve + self._ve if self._de else self._ve
+            else:
+                joined = self._ve
+                v = self._vw + self._vw if self._dw else self._vw
             if dbl and self.spinner_rules:  # SP-1: it becomes the spinner
                 return low + high + v
-            joined = value[end]
             outer = high if low == joined else low
             return (outer + outer if dbl else outer) + v
-        length = self.length
         sv = _LOW[self.spinner]
-        joined = value[end] if length[end] else sv
+        if end == W:
+            joined = self._vw if self._nw else sv
+        elif end == E:
+            joined = self._ve if self._ne else sv
+        elif end == N:
+            joined = self._vn if self._nn else sv
+        else:
+            joined = self._vs if self._ns else sv
         outer = high if low == joined else low
         total = outer + outer if dbl else outer
-        for e in range(4):
-            if e != end and length[e]:
-                v = value[e]
-                total += v + v if double[e] else v
-        if not (length[0] or end == 0) or not (length[1] or end == 1):
+        if end != W and self._nw:
+            total += self._vw + self._vw if self._dw else self._vw
+        if end != E and self._ne:
+            total += self._ve + self._ve if self._de else self._ve
+        if end != N and self._nn:
+            total += self._vn + self._vn if self._dn else self._vn
+        if end != S and self._ns:
+            total += self._vs + self._vs if self._ds else self._vs
+        if not (self._nw or end == W) or not (self._ne or end == E):
             total += sv + sv
         return total
 
@@ -193,30 +237,32 @@ class Layout:
         low = _LOW[tile_id]
         high = _HIGH[tile_id]
         dbl = low == high
-        value = self.value
         if self.count and self.spinner < 0 and not (dbl and self.spinner_rules):
-            joined = value[end]
-            outer = high if low == joined else low
-            value[end] = outer
-            self.double[end] = dbl
-            self.length[end] = self.length[end] + 1  # (compiled, += on an item is generic)
+            if end == W:
+                outer = high if low == self._vw else low
+                self._vw = outer
+                self._dw = dbl
+                self._nw += 1
+            else:
+                outer = high if low == self._ve else low
+                self._ve = outer
+                self._de = dbl
+                self._ne += 1
             self.arms[end].append(_ARM_ENTRY[tile_id * 7 + outer])
             self.count += 1
-            w = value[0]
-            e = value[1]
+            w = self._vw
+            e = self._ve
             self.ends = _LINE_ENDS[w * 7 + e]
             self.open_mask = _PAIR_MASK[w * 7 + e]
-            double = self.double
-            return (w + w if double[0] else w) + (e + e if double[1] else e)
+            return (w + w if self._dw else w) + (e + e if self._de else e)
         if self.count == 0:
             self.center = tile_id
-            value[W] = low
-            value[E] = high
-            self.double[W] = self.double[E] = dbl
             if dbl and self.spinner_rules:
                 self.spinner = tile_id
-                value[W] = value[E] = -1
-                self.double[W] = self.double[E] = False
+            else:
+                self._vw = low
+                self._ve = high
+                self._dw = self._de = dbl
         elif self.spinner < 0:
             self._become_spinner(tile_id, end)
         else:
@@ -227,35 +273,47 @@ class Layout:
 
     def _place_on_spinner(self, tile_id: int, end: int, low: int, high: int, dbl: bool) -> int:
         """A play once the spinner is down: one arm grows; ends and total in one pass."""
-        value = self.value
-        double = self.double
-        length = self.length
         sv = _LOW[self.spinner]
-        joined = value[end] if length[end] else sv
-        outer = high if low == joined else low
-        value[end] = outer
-        double[end] = dbl
-        length[end] = length[end] + 1
+        if end == W:
+            outer = high if low == (self._vw if self._nw else sv) else low
+            self._vw = outer
+            self._dw = dbl
+            self._nw += 1
+        elif end == E:
+            outer = high if low == (self._ve if self._ne else sv) else low
+            self._ve = outer
+            self._de = dbl
+            self._ne += 1
+        elif end == N:
+            outer = high if low == (self._vn if self._nn else sv) else low
+            self._vn = outer
+            self._dn = dbl
+            self._nn += 1
+        else:
+            outer = high if low == (self._vs if self._ns else sv) else low
+            self._vs = outer
+            self._ds = dbl
+            self._ns += 1
         self.arms[end].append(_ARM_ENTRY[tile_id * 7 + outer])
         self.count += 1
-        lw = length[0]
-        le = length[1]
-        vw = value[0] if lw else sv
-        ve = value[1] if le else sv
+        lw = self._nw
+        le = self._ne
+        vw = self._vw if lw else sv
+        ve = self._ve if le else sv
         total = 0 if (lw and le) else sv + sv
         if lw:
-            total += vw + vw if double[0] else vw
+            total += vw + vw if self._dw else vw
         if le:
-            total += ve + ve if double[1] else ve
+            total += ve + ve if self._de else ve
         if (lw and le) or not self.gate:
-            ln = length[2]
-            ls = length[3]
-            vn = value[2] if ln else sv
-            vs = value[3] if ls else sv
+            ln = self._nn
+            ls = self._ns
+            vn = self._vn if ln else sv
+            vs = self._vs if ls else sv
             if ln:
-                total += vn + vn if double[2] else vn
+                total += vn + vn if self._dn else vn
             if ls:
-                total += vs + vs if double[3] else vs
+                total += vs + vs if self._ds else vs
             self.ends = _SPINNER_ENDS[((vw * 7 + ve) * 7 + vn) * 7 + vs]
             self.open_mask = _PAIR_MASK[vw * 7 + ve] | _PAIR_MASK[vn * 7 + vs]
         else:
@@ -287,12 +345,9 @@ class Layout:
         new_double = self.double[other]
         self.arms = [[], [], [], []]
         self.arms[other] = chain
-        self.value = [-1, -1, -1, -1]
-        self.double = [False, False, False, False]
-        self.length = [0, 0, 0, 0]
-        self.value[other] = new_value
-        self.double[other] = new_double
-        self.length[other] = len(chain)
+        for arm in ALL_ENDS:
+            self._set_arm(arm, -1, False, 0)
+        self._set_arm(other, new_value, new_double, len(chain))
         self.spinner = tile_id
         self.center = tile_id
 
