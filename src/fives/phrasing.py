@@ -20,6 +20,7 @@ at the end, as at a real table), or a whole record (which is complete informatio
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ __all__ = [
     "ends_text",
     "fmt_score",
     "fmt_scores",
+    "os_error_text",
     "leader_reason",
     "pass_line",
     "payment_text",
@@ -80,6 +82,10 @@ class Tr:
     def tiles(self, n: int) -> str:
         return t("tui.tile_count_one" if n == 1 else "tui.tile_count", self.lang, n=n)
 
+    def pips(self, n: int) -> str:
+        """``1 pip`` / ``12 pips``."""
+        return t("tui.pip" if n == 1 else "tui.pips", self.lang, n=n)
+
 
 #: the seat name of a person at the keyboard (in records and ``--bots``)
 HUMAN = "human"
@@ -115,16 +121,27 @@ class Names:
 
     ``seats`` holds ``human`` or a bot name per seat (or None: plain ``seat N``, as a record
     without seat names is told); ``me`` is the one person at the keyboard (called *you*), or
-    None when several people share it (hot seat), nobody plays, or a record is told.
+    None when several people share it (hot seat), nobody plays, or a record is told;
+    ``people`` names the people at the keyboard by seat (None where a seat has no name).
     """
 
     def __init__(
-        self, tr: Tr, config: Config, seats: Sequence[str] | None, me: int | None
+        self,
+        tr: Tr,
+        config: Config,
+        seats: Sequence[str] | None,
+        me: int | None,
+        people: Sequence[str | None] | None = None,
     ) -> None:
         self.tr = tr
         self.config = config
         self.seats = list(seats) if seats is not None else None
         self.me = me
+        self.people = list(people) if people is not None else [None] * config.players
+
+    def person(self, seat: int) -> str | None:
+        """The name of the person in ``seat``, if they gave one."""
+        return self.people[seat] if seat < len(self.people) else None
 
     def bot(self, name: str) -> str:
         key = f"tui.bot.{name}"
@@ -138,6 +155,9 @@ class Names:
         """``you``, ``seat 1 (hard)``, or plainly ``seat 1``."""
         if seat == self.me:
             return self.tr("who.you")
+        name = self.person(seat)
+        if name:
+            return name
         if self.seats is None:
             return t("common.seat", self.tr.lang, n=seat)
         return self.tr("who.seat", n=seat, name=self.bot(self.seats[seat]))
@@ -146,6 +166,9 @@ class Names:
         """``you (seat 0)`` or ``seat 1 (hard)``."""
         if seat == self.me:
             return self.tr("who.you_seat", n=seat)
+        name = self.person(seat)
+        if name:
+            return self.tr("who.person_seat", name=name, n=seat)
         return self.seat(seat)
 
     def side(self, side: int) -> str:
@@ -205,7 +228,9 @@ def play_line(
     end: RoundEnd | None,
     became_spinner: bool,
 ) -> str:
-    """One play as the log tells it, with its scoring sentence (layout and scores after it)."""
+    """One play as the log tells it, with its scoring sentence (``layout`` after the play;
+    ``scores`` after it, or after the round's end that it caused: the end's payment is then
+    told by :func:`round_end_lines`, so the play shows the scores before it)."""
     tr = names.tr
     cfg = names.config
     game = cfg.game
@@ -245,6 +270,9 @@ def play_line(
         )
     line = f"{what} · {sentence}"
     if scored:
+        if end is not None and end.payment != "bonus":
+            # the scores after this play; the round's end pays the remaining tiles after it
+            scores = [s - p for s, p in zip(scores, end.points)]
         line += tr("log.scores", scores=fmt_scores(scores))
     return line
 
@@ -335,13 +363,13 @@ def round_end_lines(
     lines.append(tr("end.remaining"))
     for s in range(n):
         tiles = " ".join(str(t) for t in hands[s]) or tr("end.empty")
-        lines.append("  " + tr("end.hand", who=names.seat_long(s), tiles=tiles, pips=end.pips[s]))
+        lines.append("  " + tr("end.hand", who=names.seat_long(s), tiles=tiles, pips=tr.pips(end.pips[s])))
     side_pips = [0] * cfg.sides
     for s in range(n):
         side_pips[cfg.side_of(s)] += end.pips[s]
     if cfg.teams:
         for d in range(cfg.sides):
-            lines.append("  " + tr("end.side_pips", side=names.side(d), pips=side_pips[d]))
+            lines.append("  " + tr("end.side_pips", side=names.side(d), pips=tr.pips(side_pips[d])))
     lines.append(payment_text(names, end, side_pips))
     added = ", ".join(
         f"{names.side(d)} +{fmt_score(end.points[d])}" for d in range(cfg.sides)
@@ -388,7 +416,7 @@ def payment_text(names: Names, end: RoundEnd, side_pips: Sequence[int]) -> str:
             b=names.side(tied[1]),
             pips=side_pips[tied[0]],
             c=names.side(third),
-            third=side_pips[third],
+            third=tr.pips(side_pips[third]),
             rounded=round_to_five(side_pips[third]),
             half=tr.points(end.points[tied[0]]),
         )
@@ -443,3 +471,12 @@ def record_error_text(exc: RecordError, lang: str) -> str:
         shown = ", ".join(str(a) for a in exc.legal) or t("engine.record.none", lang)
         text += t("engine.record.legal", lang, actions=shown)
     return text
+
+
+def os_error_text(exc: OSError, lang: str) -> str:
+    """Why a file could not be read or written, in ``lang`` (never the system's English)."""
+    name = errno.errorcode.get(exc.errno or 0, "")
+    key = f"common.os.{name}"
+    if name and key in catalogue(lang):
+        return t(key, lang)
+    return t("common.os.other", lang, code=name or exc.errno or "?")

@@ -67,6 +67,12 @@ class Game:
     def __post_init__(self) -> None:
         object.__setattr__(self, "play_points", _points_table(self.play_scoring))
 
+    @property
+    def knocks(self) -> bool:
+        """FT-5: a player who cannot play knocks (the threes-and-fives tradition's word for
+        passing without drawing)."""
+        return self.play_scoring == "fives-and-threes"
+
 
 ALL_FIVES: Final = Game(
     name="all-fives",

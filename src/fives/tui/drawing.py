@@ -186,14 +186,22 @@ def _turn_anchor(arm: _Arm, glyph_rows: tuple[int, int]) -> Cell:
     return (bottom + 1, col) if arm.advance == S else (top - 1, col)
 
 
-def _lay(table: _Table, arm: _Arm, tiles: list[tuple[int, int, int]], last: int | None, mark: str, mark_tag: str) -> None:
+def _lay(
+    table: _Table,
+    arm: _Arm,
+    tiles: list[tuple[int, int, int]],
+    last: int | None,
+    mark: str,
+    mark_tag: str,
+    side_run: int = SIDE_RUN,
+) -> None:
     """Lay one arm's tiles (id, inner, outer) from the centre outwards, then its mark."""
     rows = (arm.anchor[0], arm.anchor[0])
     for i, (tid, inner, outer) in enumerate(tiles):
         double = inner == outer
         tag = LAST if tid == last else ""
-        side_run = arm.end in (N, S) and arm.heading == arm.end and not arm.turning
-        if side_run and arm.run >= SIDE_RUN:
+        straight = arm.end in (N, S) and arm.heading == arm.end and not arm.turning
+        if straight and arm.run >= side_run:
             # a side arm leaves its column: N to the right, S to the left, along a row
             flat = E if arm.end == N else W
             arm.heading = flat
@@ -201,9 +209,9 @@ def _lay(table: _Table, arm: _Arm, tiles: list[tuple[int, int, int]], last: int 
             r, c = arm.tip
             step = 3 if arm.last_double else 2
             arm.anchor = (r, c + step) if flat == E else (r, c - step)
-            side_run = False
+            straight = False
         glyph = _glyph(arm.anchor, arm.heading, inner, outer, double)
-        fits = table.free(glyph.cells, keep_out=not side_run)
+        fits = table.free(glyph.cells, keep_out=not straight)
         if arm.heading in (E, W) and not fits and i > 0:
             # the edge (or another arm's quarter): turn the corner
             arm.heading = arm.advance
@@ -216,7 +224,7 @@ def _lay(table: _Table, arm: _Arm, tiles: list[tuple[int, int, int]], last: int 
         arm.tip = glyph.tip
         arm.last_double = double
         arm.anchor = glyph.next
-        if side_run:
+        if straight:
             arm.run += 1
         if arm.turning and not double:
             # the corner is made: run back along the row, beside the corner tile's foot
@@ -280,11 +288,18 @@ def _straight_width(tiles: list[tuple[int, int, int]], mark: str) -> int:
     return cols + (len(mark) + 1 if mark else 0)
 
 
-def draw(layout: Layout, last: int | None = None, width: int | None = None, scoring: bool = True) -> Drawing:
+def draw(
+    layout: Layout,
+    last: int | None = None,
+    width: int | None = None,
+    scoring: bool = True,
+    height: int | None = None,
+) -> Drawing:
     """The layout in at most ``width`` columns (None: on one line however long).
 
     ``last`` (a tile id) is tagged :data:`LAST`; ``scoring`` says whether the game's plays
-    score (else the marks leave out what an end counts)."""
+    score (else the marks leave out what an end counts); ``height``, the rows there are,
+    decides how far side arms run straight before they turn."""
     if layout.count == 0:
         return Drawing()
     ends = marks(layout, scoring)
@@ -322,6 +337,8 @@ def draw(layout: Layout, last: int | None = None, width: int | None = None, scor
         table.put(_upright(0, 0, center.low, center.high), LAST if layout.center == last else "")
     else:
         table.put(_flat(0, -2, center.low, center.high), LAST if layout.center == last else "")
+    # a side arm runs straight while a tile and the mark fit in its half of the rows
+    run = SIDE_RUN if height is None else max(1, min(3, ((height - 3) // 2 - 1) // 3))
     arms = [
         (_Arm(W, (0, -half - 1), W, N, last_flat=W), west),
         (_Arm(E, (0, half + 1), E, S, last_flat=E), east),
@@ -333,13 +350,13 @@ def draw(layout: Layout, last: int | None = None, width: int | None = None, scor
         if arm.end in (N, S) and not tiles and arm.end not in ends:
             continue
         mark, tag = ends.get(arm.end, ("", ""))
-        _lay(table, arm, tiles, last, mark, tag)
+        _lay(table, arm, tiles, last, mark, tag, run)
     return table.drawing
 
 
 def legend_key(scoring: bool, spinner: bool) -> str:
-    """The catalogue key of the legend under a drawing."""
+    """The catalogue key of the legend under a drawing (``tui.`` area)."""
     if not scoring:
-        return "table.legend_plain_spinner" if spinner else "table.legend_plain"
+        return "table.legend_plain"
     return "table.legend_spinner" if spinner else "table.legend"
 
