@@ -121,7 +121,7 @@ def _run_app(match: Any) -> str:
     from fives.tui.app import FivesApp
     from fives.tui.match import Stop
 
-    app = FivesApp(match)
+    app = FivesApp.for_match(match)
     outcome = app.run()
     if outcome in ("quit", "eof"):
         raise Stop(outcome)
