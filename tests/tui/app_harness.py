@@ -76,11 +76,12 @@ def hindi_words() -> frozenset[str]:
     return frozenset(words)
 
 
-def width_faults(rows: Sequence[str], columns: int) -> list[str]:
+def width_faults(rows: Sequence[str], columns: int, names: Sequence[str] = ()) -> list[str]:
     """What is wrong with a screen's rows: a row wider than the terminal (counted as terminals
-    draw text), a cluster cut in two, or a Hindi word cut (not one of the catalogue's words)."""
+    draw text), a cluster cut in two, or a Hindi word cut (not one of the catalogue's words,
+    nor of the people's ``names``)."""
     faults = []
-    words = hindi_words()
+    words = hindi_words() | set(names)
     for n, row in enumerate(rows):
         if width(row) > columns:
             faults.append(f"row {n} takes {width(row)} columns: {row!r}")

@@ -341,3 +341,53 @@ def test_the_match_over_panel_offers_another_match(tmp_path: Path) -> None:
     finally:
         match.close()
     assert app.return_value == "again"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", GAMES)
+def test_every_hindi_panel_fits_the_terminal_and_cuts_no_word(game: str, size: tuple[int, int], tmp_path: Path) -> None:
+    """Item 2: the rules, the help, the hint, a hot-seat hand-over and the match's end in
+    Hindi, at 80 and 120 columns: no row wider than the terminal, no cluster or word cut
+    (the tables and round ends are checked turn by turn in the whole rounds above)."""
+    app, match = make_app(
+        game, lang="hi", seats=("human", "human"), people=("आशा", "रवि"), target=5,
+        record=tmp_path / "m.json",
+    )
+    checked: list[str] = []
+
+    def check(what: str) -> None:
+        rows = screen_rows(app)
+        faults = width_faults(rows, size[0], names=("आशा", "रवि"))
+        assert not faults, (what, faults, rows)
+        checked.append(what)
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            check("hand-over")
+            await pilot.press("enter")
+            await settle(pilot)
+            for key, name in (("r", "rules"), ("h", "help")):
+                await pilot.press(key)
+                await pilot.pause()
+                check(name)
+                await pilot.press("escape")
+                await pilot.pause()
+            need = app.need
+            if isinstance(need, Turn) and need.forced is None:
+                await pilot.press("question_mark")
+                await settle(pilot)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                check("hint")
+            end = await play_round(pilot, on_screen=lambda a: check("turn"))
+            while isinstance(end, RoundOver):
+                await pilot.press("enter")
+                end = await play_round(pilot, on_screen=lambda a: check("turn"))
+            check("match over")
+
+    try:
+        run(go())
+    finally:
+        match.close()
+    assert {"hand-over", "rules", "help", "match over"} <= set(checked)
