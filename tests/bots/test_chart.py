@@ -35,7 +35,7 @@ def test_each_value_is_at_its_bar_end_above_the_bar_and_clear_of_whiskers() -> N
     lines = [ln for ln in root.iter(NS + "line") if ln.get("stroke") == "black"]
     assert len(bars) == 6 and len(values) == 6
     for bar, value in zip(bars, values):
-        x, y, w, h = (float(bar.get(k, 0)) for k in ("x", "y", "width", "height"))
+        x, y, w = (float(bar.get(k, 0)) for k in ("x", "y", "width"))
         vx, vy = float(value.get("x", 0)), float(value.get("y", 0))
         ends = {x, x + w}
         assert min(abs(vx - e) for e in ends) < 1.0, (value.text, vx, ends)  # at the bar's end

@@ -391,3 +391,22 @@ def test_every_hindi_panel_fits_the_terminal_and_cuts_no_word(game: str, size: t
     finally:
         match.close()
     assert {"hand-over", "rules", "help", "match over"} <= set(checked)
+
+
+def test_the_countdown_lets_the_easy_bot_move_for_a_slow_player(tmp_path: Path) -> None:
+    app, match = make_app(timer=1, record=tmp_path / "m.json", seed=3)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert "[1 s]" in "\n".join(screen_rows(app))
+            before = len(match.state.log)
+            await pilot.pause(1.5)
+            await settle(pilot)
+            assert len(match.state.log) > before
+            assert any("Time is up: the easy bot moves for you" in line.text for line in match.lines)
+
+    try:
+        run(go())
+    finally:
+        match.close()

@@ -14,6 +14,7 @@ a time (``pace`` seconds apart, so that a person can follow them).
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, ClassVar
 
@@ -346,6 +347,7 @@ class FivesApp(App[str]):
         if timer:
             self.deadline = time.monotonic() + timer
             self.set_timer(timer, self.time_up)
+            self.set_interval(1.0, self.refresh_all, repeat=math.ceil(timer))
         self.refresh_all()
 
     def time_up(self) -> None:
@@ -683,7 +685,10 @@ class FivesApp(App[str]):
         if self.busy and state.in_round and state.turn is not None and state.turn >= 0:
             status = Text(tr("app.waiting", who=self.names.seat_long(state.turn)), "dim")
         elif self.message.plain:
-            status = self.message
+            status = self.message.copy()
+        if self.deadline is not None and isinstance(self.need, Turn):
+            left = max(0, math.ceil(self.deadline - time.monotonic()))
+            status.append("  " + tr("timer.prompt", s=left), "bold yellow")
         self.query_one("#status", Static).update(status)
         side = self.query_one("#side")
         width = max(20, side.size.width - 3 if side.size.width else 26)

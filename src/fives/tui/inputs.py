@@ -189,13 +189,12 @@ class ReadlineReader(LineReader):
     """Lines from a terminal with readline's line editing and history (arrow keys recall
     earlier lines); a deadline is kept with an interval timer that interrupts the wait."""
 
-    def __init__(self, stream: IO[str] | None = None, history: str | None = None) -> None:
+    def __init__(self, stream: IO[str] | None = None) -> None:
         import readline
 
         super().__init__(stream)
         self.readline_module = readline
         readline.set_auto_history(True)
-        self.history = history
 
     def ask(
         self,
