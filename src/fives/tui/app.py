@@ -109,9 +109,10 @@ class HandPane(Static):
         per_row = max(1, (width + 1) // 6)
         out = Text()
         self._spots = {}
-        for start in range(0, len(self.tiles), per_row):
-            chunk = list(enumerate(self.tiles))[start : start + per_row]
-            row = len(out.plain.split("\n")) - 1 if out.plain else 0
+        numbered = list(enumerate(self.tiles))
+        for start in range(0, len(numbered), per_row):
+            chunk = numbered[start : start + per_row]
+            row = 2 * (start // per_row)  # a row of tiles, then a row of their numbers
             tiles, numbers = Text(), Text()
             for k, (i, tile) in enumerate(chunk):
                 if k:
@@ -381,8 +382,8 @@ class FivesApp(App[str]):
         return [a for a in turn.view.legal if a.tile == tile]
 
     def describe_choice(self) -> None:
-        turn = self.current() if not self.busy else None
-        turn = turn or (self.need if isinstance(self.need, Turn) else None)
+        """Say what the chosen tile would do (or why it cannot be played now)."""
+        turn = self.need if isinstance(self.need, Turn) else None
         if turn is None or self.chosen is None:
             return
         view = turn.view
@@ -519,7 +520,7 @@ class FivesApp(App[str]):
         elif name == "hint":
             turn = self.current()
             if turn is not None and turn.forced is None:
-                self.message = Text(self.tr("hint.thinking", bot=self.names.bot("hard")), "dim")
+                self.message = Text(self.tr("hint.thinking", bot=self.names.bot(self.match.hint_bot)), "dim")
                 self.refresh_all()
                 self.ask_hint(turn)
         elif name == "undo":

@@ -311,10 +311,8 @@ class Match:
                     method(view_of(self.state, seat))
 
     def close(self) -> None:
-        for bot in self.bots.values():
-            with contextlib.suppress(Exception):
-                bot.close()
-        for _, bot in [self._hint_bot] if self._hint_bot else []:
+        helpers = [self._hint_bot[1]] if self._hint_bot is not None else []
+        for bot in [*self.bots.values(), *helpers]:
             with contextlib.suppress(Exception):
                 bot.close()
         if self._log is not None:
@@ -562,6 +560,11 @@ class Match:
         return True
 
     # -- help for the person ---------------------------------------------------------------
+
+    @property
+    def hint_bot(self) -> str:
+        """The name of the bot that gives hints (the first of :data:`HINT_BOTS` until asked)."""
+        return self._hint_bot[0] if self._hint_bot is not None else HINT_BOTS[0]
 
     def hint(self, view: View) -> Hint | None:
         """The hint bot's advice on ``view`` (None when no bot can give one)."""

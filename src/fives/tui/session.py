@@ -220,8 +220,7 @@ class Session:
     def hint(self, view: View) -> None:
         tr = self.tr
         match = self.match
-        name = match._hint_bot[0] if match._hint_bot else "hard"
-        self.say(tr("hint.thinking", bot=self.names.bot(name)), "dim")
+        self.say(tr("hint.thinking", bot=self.names.bot(match.hint_bot)), "dim")
         hint = match.hint(view)
         if hint is None:
             self.say(tr("hint.none"), "yellow")
