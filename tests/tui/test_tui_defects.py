@@ -225,7 +225,7 @@ def test_draw_and_block_mark_open_ends_without_counts(name: str, tmp_path: Path)
     lay = Layout(spinner_rules=False)
     for a in ("5-5", "5-2@E", "3-5@W"):
         lay.place_text(a)
-    drawn = "\n".join(draw(lay, scoring=Config.make(name, 2).game.play_scoring != "none").lines())
+    drawn = "\n".join(draw(lay, scoring=Config.make(name, 2).game.ends_score).lines())
     assert "W:" in drawn and "E:2" in drawn
     assert "(+" not in drawn
     game = Game("--game", name, "--seed", "2", "--bots", "easy", "--record", str(tmp_path / "d.json"), home=tmp_path)

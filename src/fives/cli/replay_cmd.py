@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from fives.core.account import account_of
 from fives.core.record import Record, RecordError, replay_state, report_of
 from fives.core.state import RoundEnd, State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
@@ -179,8 +180,8 @@ def account(record: Record, layout: bool = False, lang: str = "en") -> list[str]
         if end is None:
             lines.append("  " + rt("unfinished", n=i + 1))
         else:
-            hands = [state.hand(s) for s in range(cfg.players)]
-            lines.extend("  " + line for line in round_end_lines(names, end, i + 1, hands))
+            account = account_of(cfg, end)
+            lines.extend("  " + line for line in round_end_lines(names, account, i + 1))
         lines.append("  " + rt("scores", scores=fmt_scores(state.scores_out())))
         if layout:
             lines.append("  " + rt("layout"))
@@ -201,7 +202,7 @@ def layout_rows(state: State, tr: Tr, rt: Tr, width: int | None = None) -> list[
     if lay.count == 0:
         return [tr("table.empty")]
     game = state.config.game
-    scoring = game.play_scoring != "none"
+    scoring = game.ends_score
     if width is None:
         width = max(40, shutil.get_terminal_size((100, 24)).columns - 4)
     rows = draw(lay, width=width, scoring=scoring).lines()

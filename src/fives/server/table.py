@@ -275,13 +275,10 @@ class Table:
         game = cfg.game
         return {
             "id": self.id,
-            "game": game.name,
+            **game.properties(),
             "players": cfg.players,
             "teams": cfg.teams,
             "target": cfg.target,
-            "scoring": game.play_scoring,
-            "spinner": game.spinner,
-            "drawing": game.drawing,
             "turn_time": self.turn_time,
             "status": self.status,
             "host": self.host,

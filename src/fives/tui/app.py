@@ -79,7 +79,7 @@ class LayoutPane(Static):
         parent = self.parent
         width = max(20, (parent.size.width if parent is not None else self.size.width) - 2)
         height = max(6, parent.size.height if parent is not None else self.size.height)
-        scoring = view.config.game.play_scoring != "none"
+        scoring = view.config.game.ends_score
         rows = board.layout_text(view.layout, self.last, width, scoring, height)
         wide = max((r.cell_len for r in rows), default=0)
         for row in rows:
@@ -401,11 +401,11 @@ class FivesApp(App[str]):
             self.message.append("\n" + self.tr("app.ends_choice", ends=ends), "dim")
 
     def preview(self, view: View, action: Action) -> Text:
-        text = Text(action_text(self.tr, action, view.config.game.name), "bold")
+        text = Text(action_text(self.tr, action, view.config.game), "bold")
         after = board.projected(view, action)
         if after is not None:
             lay, points = after
-            if view.config.game.play_scoring != "none":
+            if view.config.game.ends_score:
                 text.append("  → " + play_sentence(self.tr, view.config, lay, points), "green" if points else "dim")
             else:
                 text.append("  → " + self.tr("log.open_ends", ends=board.ends_text(lay)), "dim")
@@ -573,7 +573,7 @@ class FivesApp(App[str]):
     def show_help(self) -> None:
         game = self.match.setup.config.game
         parts = [self.tr("app.help")]
-        parts.append(self.tr("help.marks" if game.play_scoring != "none" else "help.marks_plain"))
+        parts.append(self.tr("help.marks" if game.ends_score else "help.marks_plain"))
         if self.match.undo_allowed:
             parts.append(self.tr("help.undo"))
         self.push_screen(Panel(self.tr("app.help_title"), Text("\n".join(parts)), self.tr("app.close"), _CLOSE))
@@ -728,19 +728,19 @@ class FivesApp(App[str]):
             out.append(name + " " * gap)
             out.append(total + "\n", "bold")
             rows: list[str] = []
-            if game.play_scoring == "fives":
+            if game.score_sheet == "tally":
                 rows = [r for r in tally_rows(view.scores[side]) if r.strip()]
                 _, _, apart = tally_parts(view.scores[side])
                 if apart:
                     rows.append(self.tr("sheet.apart", n=fmt_score(apart)))
-            elif game.play_scoring == "fives-and-threes":
+            elif game.score_sheet == "track":
                 holes = 30 if width >= 36 else 20
                 rows = track_rows(view.scores[side], holes)
             for row in rows:
                 out.append("  " + row + "\n", "cyan")
-        if game.play_scoring == "fives":
+        if game.score_sheet == "tally":
             out.append(self.tr("sheet.tally_legend"), "dim")
-        elif game.play_scoring == "fives-and-threes":
+        elif game.score_sheet == "track":
             out.append(self.tr("sheet.track_legend", target=cfg.target), "dim")
         return out
 

@@ -112,9 +112,9 @@ def move_lines(tr: Tr, view: View) -> list[Text]:
     for i, action in enumerate(view.legal, 1):
         line = Text()
         line.append(f"{i:>3}  ", "bold")
-        line.append(action_text(tr, action, game.name))
+        line.append(action_text(tr, action, game))
         after = projected(view, action)
-        if after is not None and game.play_scoring != "none":
+        if after is not None and game.ends_score:
             lay, points = after
             line.append("   → " + play_sentence(tr, view.config, lay, points), COUNTS if points else DIM)
         elif after is not None:
@@ -130,10 +130,10 @@ def sheet_text(view: View, side: int, width: int) -> Text:
     """The side's score sheet: the tally (fives) or the 61 track; ``width`` fits the track."""
     score = view.scores[side]
     game = view.config.game
-    if game.play_scoring == "fives-and-threes":
+    if game.score_sheet == "track":
         rows = track_rows(score, 61 if width >= 100 else 30 if width >= 40 else 20)
         return Text("\n".join(rows), "cyan")
-    if game.play_scoring == "fives":
+    if game.score_sheet == "tally":
         rows = tally_rows(score)
         if not rows[0]:  # no fifty yet: the strokes alone, on one row
             return Text(rows[1], "cyan")
@@ -142,7 +142,7 @@ def sheet_text(view: View, side: int, width: int) -> Text:
 
 
 def _apart(tr: Tr, view: View, side: int) -> str:
-    if view.config.game.play_scoring != "fives":
+    if view.config.game.score_sheet != "tally":
         return ""
     _, _, apart = tally_parts(view.scores[side])
     return tr("sheet.apart", n=fmt_score(apart)) if apart else ""
@@ -168,9 +168,9 @@ def scores_table(tr: Tr, names: Names, view: View, *, width: int) -> list[Render
             sheet = Text("\n").join(rows)
         scores.add_row(Text(names.side(side)), total, sheet)
     parts: list[RenderableType] = [scores]
-    if game.play_scoring == "fives":
+    if game.score_sheet == "tally":
         parts.append(Text(tr("sheet.tally_legend"), DIM))
-    elif game.play_scoring == "fives-and-threes":
+    elif game.score_sheet == "track":
         parts.append(Text(tr("sheet.track_legend", target=cfg.target), DIM))
     return parts
 
@@ -196,14 +196,14 @@ def stock_text(tr: Tr, view: View) -> Text:
 def ends_line(tr: Tr, view: View) -> Text:
     """The ends total with how it is found, or the open ends where plays never score."""
     lay = view.layout
-    if view.config.game.play_scoring == "none":
+    if not view.config.game.ends_score:
         return Text(tr("table.open_ends", ends=ends_text(lay)), "bold")
     return Text(tr("table.ends", sum=lay.sentence()), "bold")
 
 
 def legend_text(tr: Tr, view: View) -> Text:
     game = view.config.game
-    return Text(tr(drawing.legend_key(game.play_scoring != "none", game.spinner)), DIM)
+    return Text(tr(drawing.legend_key(game.ends_score, game.spinner)), DIM)
 
 
 def hand_line(tr: Tr, names: Names, view: View) -> Text:
@@ -239,7 +239,7 @@ def table(
     if lay.count == 0:
         parts.append(Text(tr("table.empty")))
     else:
-        scoring = view.config.game.play_scoring != "none"
+        scoring = view.config.game.ends_score
         parts.extend(layout_text(lay, last, width=max(40, width - 2), scoring=scoring))
         parts.append(Text(""))
         parts.append(ends_line(tr, view))

@@ -18,9 +18,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import random
-import shlex
-import shutil
 import subprocess
 import time
 from collections.abc import Sequence
@@ -28,12 +25,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
-from fives.bots import Bot, BotError, make_bot
-from fives.bots.host import MatchStats, decide, derive_seed
+from fives.bots import Bot, BotError, BotName, make_bot
+from fives.bots.host import Seeds, deal_round, decide, notify
+from fives.core.account import account_of
 from fives.core.games import Config
 from fives.core.record import record_of
 from fives.core.state import State
-from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
+from fives.core.tiles import ACTIONS, ALL_TILES, Action
 from fives.core.view import View, view_of
 from fives.phrasing import (
     HUMAN,
@@ -61,7 +59,6 @@ __all__ = [
     "Setup",
     "Stop",
     "Turn",
-    "draw_lot",
 ]
 
 #: the bot asked for ``?`` hints, and the one used while it is not there yet
@@ -98,7 +95,7 @@ class Setup:
 
     def again(self, record_path: Path) -> Setup:
         """The same table for a new match (a new seed, a new record)."""
-        return replace(self, seed=derive_seed(self.seed, "again"), record_path=record_path)
+        return replace(self, seed=Seeds(self.seed).of("again").seed, record_path=record_path)
 
     def recorded_seats(self) -> list[str]:
         """The record's ``seats``: a person's name where they gave one (RECORD.md)."""
@@ -107,23 +104,6 @@ class Setup:
             person = self.people[seat] if seat < len(self.people) else None
             out.append(person if name == HUMAN and person else name)
         return out
-
-
-def draw_lot(rng: random.Random, players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
-    """C-11, visibly: each seat draws a tile from the shuffled set; the most pips leads; tied
-    seats draw again. Returns the leader and every draw."""
-    contenders = list(range(players))
-    draws: list[list[tuple[int, Tile]]] = []
-    while True:
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        this = [(seat, tiles[i]) for i, seat in enumerate(contenders)]
-        draws.append(this)
-        best = max(t.pips for _, t in this)
-        top = [seat for seat, t in this if t.pips == best]
-        if len(top) == 1:
-            return top[0], draws
-        contenders = top
 
 
 # -- what happened ------------------------------------------------------------------------------
@@ -217,7 +197,7 @@ class Match:
         #: the summary of the last round that ended (its end's lines)
         self.summary: list[str] = []
         self.bots: dict[int, Bot] = {}
-        self.stats = MatchStats(cfg.players)
+        self.seeds = Seeds(setup.seed)
         self.last_tile: int | None = None
         #: hot seat: the person whose hand may be on screen now
         self.shown: int | None = self.me
@@ -252,27 +232,26 @@ class Match:
         """Seat every bot now; an outside program that cannot be started is said at once
         (:class:`BotStartError`) rather than found out at its first turn."""
         tr = self.tr
-        for seat, name in enumerate(self.setup.seats):
-            if name == HUMAN or seat in self.bots:
+        for seat, text in enumerate(self.setup.seats):
+            if text == HUMAN or seat in self.bots:
                 continue
-            if not name.startswith("cmd:"):
-                self.bots[seat] = make_bot(name)
+            name = BotName.parse(text)
+            if not name.outside:
+                self.bots[seat] = name.make()
                 continue
             from fives.bots.protocol import BotFault, ProcessBot
 
-            command = name[4:].strip()
-            argv = shlex.split(command)
-            program = argv[0]
-            if shutil.which(program) is None:
-                why = tr("bot.not_found") if os.sep not in program else tr("bot.not_runnable")
-                raise BotStartError(tr("bot.cannot_start", command=command, why=why))
-            bot = ProcessBot(command, stderr=self._bot_log())
+            if not name.program_found():
+                why = tr("bot.not_runnable") if os.sep in name.argv[0] else tr("bot.not_found")
+                raise BotStartError(tr("bot.cannot_start", command=name.command, why=why))
+            bot = name.make(stderr=self._bot_log())
+            assert isinstance(bot, ProcessBot)
             try:
                 bot.start()
             except BotFault:
-                raise BotStartError(
-                    tr("bot.cannot_start", command=command, why=tr("bot.not_runnable"))
-                ) from None
+                why = tr("bot.not_runnable")
+                raise BotStartError(tr("bot.cannot_start", command=name.command, why=why)) from None
+            # a program that stops at once (a wrong argument, a missing file of its own)
             proc = bot.proc
             deadline = time.monotonic() + 0.3
             while proc is not None and proc.poll() is None and time.monotonic() < deadline:
@@ -280,9 +259,8 @@ class Match:
             if proc is not None and proc.poll() is not None:
                 status = proc.returncode
                 bot.close()
-                raise BotStartError(
-                    tr("bot.cannot_start", command=command, why=tr("bot.exited", status=status))
-                )
+                why = tr("bot.exited", status=status)
+                raise BotStartError(tr("bot.cannot_start", command=name.command, why=why))
             self.bots[seat] = bot
 
     def _bot_log(self) -> IO[str] | int:
@@ -302,13 +280,8 @@ class Match:
         return self.bots[seat]
 
     def _notify(self, hook: str) -> None:
-        for seat in range(self.setup.config.players):
-            if self.setup.seats[seat] == HUMAN:
-                continue
-            with contextlib.suppress(Exception):  # a notification never stops the match
-                method = getattr(self.bot(seat), hook, None)
-                if method is not None:
-                    method(view_of(self.state, seat))
+        seats = range(self.setup.config.players)
+        notify({s: self.bot(s) for s in seats if self.setup.seats[s] != HUMAN}, self.state, hook)
 
     def close(self) -> None:
         helpers = [self._hint_bot[1]] if self._hint_bot is not None else []
@@ -318,9 +291,6 @@ class Match:
         if self._log is not None:
             self._log.close()
             self._log = None
-
-    def _rng(self, *labels: object) -> random.Random:
-        return random.Random(derive_seed(self.setup.seed, *labels))
 
     # -- the record ------------------------------------------------------------------------
 
@@ -406,26 +376,16 @@ class Match:
         return [line.seen_by(seat) for line in self.lines[start:]]
 
     def deal(self) -> None:
+        """Deal the next round through the host (the lot drawn visibly where the rules say)."""
         state = self.state
         cfg = self.setup.config
         tr = self.tr
         k = len(state.rounds())
-        rng = self._rng("deal", k)
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        size = cfg.hand_size
-        n = cfg.players
-        hands = [sorted(tiles[i * size : (i + 1) * size]) for i in range(n)]
-        stock = tiles[n * size :]
         previous = state.round_end
-        want = state.expected_leader(hands)
-        draws: list[list[tuple[int, Tile]]] = []
-        if want is None:
-            leader, draws = draw_lot(self._rng("lot", k), n)
-        else:
-            leader = want
-        reason = leader_reason(tr, cfg, hands, leader, previous, k, by_lot=want is None)
-        state.start_round(hands, stock, leader)
+        lot = deal_round(state, self.seeds)
+        info = state.current_round_info()
+        hands, stock, leader, size = info.hands, info.stock, info.leader, cfg.hand_size
+        reason = leader_reason(tr, cfg, hands, leader, previous, k, by_lot=lot is not None)
         self.last_tile = None
         self._marks = []
         self.save()
@@ -434,29 +394,25 @@ class Match:
             self.say(tr("round.dealt", size=size, stock=len(stock)))
         else:
             self.say(tr("round.dealt_out", size=size, stock=len(stock)))
-        if draws:
+        if lot is not None:
             self.say(tr("lot.intro"))
-            for i, this in enumerate(draws):
+            for i, this in enumerate(lot.draws):
                 shown = " · ".join(f"{self.names.seat(s)} {tile} ({tile.pips})" for s, tile in this)
                 self.say(("  " + tr("lot.again") + " " if i else "  ") + shown)
         self.say(tr("round.leader", who=self.names.seat_long(leader), why=reason), "bold")
         self._notify("round_start")
 
     def bot_move(self, seat: int) -> None:
-        state = self.state
-        rng = self._rng("bot", seat, state.round_index, len(state.log))
-        forfeit = self._rng("forfeit", seat, state.round_index, len(state.log))
-        faults = len(self.stats.faults)
-        action = decide(
-            state, self.bot(seat), rng, forfeit, name=self.setup.seats[seat], stats=self.stats,
-        )
-        if len(self.stats.faults) > faults:
-            fault = self.stats.faults[-1]
+        decision = decide(self.state, self.bot(seat), self.seeds, name=self.setup.seats[seat])
+        if decision.fault is not None:  # the bot forfeited: the host's replacement is played
             self.say(
-                self.tr("bot.fault", who=self.names.seat(seat), detail=fault.kind, move=str(action)),
+                self.tr(
+                    "bot.fault", who=self.names.seat(seat), detail=decision.fault.kind,
+                    move=str(decision.action),
+                ),
                 "yellow",
             )
-        self._apply(action)
+        self._apply(decision.action)
 
     def act(self, action: Action) -> None:
         """A person's action (one of the turn's legal actions)."""
@@ -513,9 +469,8 @@ class Match:
         end = state.round_end
         assert end is not None
         k = len(state.rounds())
-        hands = [state.hand(s) for s in range(self.setup.config.players)]
         self.say(self.tr("end.rule", n=k), "bold rule")
-        lines = round_end_lines(self.names, end, k, hands)
+        lines = round_end_lines(self.names, account_of(state.config, end), k)
         self.summary = lines
         self.say(lines[0], "bold")
         for line in lines[1:]:
@@ -580,8 +535,10 @@ class Match:
         name, bot = self._hint_bot
         state = self.state
         try:
-            values = bot.values(view, self._rng("hint", view.seat, state.round_index, len(state.log)))
-        except Exception:
+            assert view.seat is not None
+            rng = self.seeds.of("hint").decision(view.seat, state.round_index, len(state.log))
+            values = bot.values(view, rng)
+        except Exception:  # a hint that fails is no hint, never a crash
             return None
         legal = list(view.legal)
         ranked = sorted(legal, key=lambda a: -values.get(a, -math.inf))
@@ -590,7 +547,7 @@ class Match:
     def hint_lines(self, hint: Hint, view: View, numbered: bool = True) -> list[str]:
         tr = self.tr
         legal = list(view.legal)
-        game = view.config.game.name
+        game = view.config.game
         bot = self.names.bot(hint.bot)
         best = action_text(tr, hint.best, game)
         if numbered:
@@ -608,16 +565,12 @@ class Match:
         """The countdown ran out: the timer's bot moves for the person (and it is said)."""
         if self._timer_bot is None:
             self._timer_bot = make_bot(TIMER_BOT)
-        state = self.state
-        rng = self._rng("timer", view.seat, state.round_index, len(state.log))
-        action = self._timer_bot.choose(view, rng)
-        if action not in view.legal:
-            action = view.legal[0]
+        action = decide(self.state, self._timer_bot, self.seeds.of("timer"), name=TIMER_BOT).action
         self.say(
             self.tr(
                 "timer.up",
                 bot=self.names.bot(TIMER_BOT),
-                move=action_text(self.tr, action, view.config.game.name),
+                move=action_text(self.tr, action, view.config.game),
             ),
             "bold yellow",
         )
@@ -631,12 +584,12 @@ class Match:
         if action.kind == "draw":
             return tr("forced.draw", ends=ends)
         if action.kind == "pass":
-            if game.knocks:
+            if game.no_play == "knock":
                 return tr("forced.knock", ends=ends)
             if game.drawing:
                 return tr("forced.pass", ends=ends)
             return tr("forced.pass_nostock", ends=ends)
-        return tr("forced.play", move=action_text(tr, action, game.name))
+        return tr("forced.play", move=action_text(tr, action, game))
 
 
 def people_names(seats: Sequence[str], given: Sequence[str]) -> tuple[str | None, ...]:

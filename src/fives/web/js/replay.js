@@ -33,11 +33,11 @@ function describe(ev) {
   if (ev.kind === "deal") return t("web.event.deal", { n: ev.round + 1, name: seatLabel(ev.leader) });
   const who = seatLabel(ev.seat);
   if (ev.kind === "draw") return t("web.event.draw_tile", { name: who, tile: ev.tile });
-  if (ev.kind === "pass") return t(data.game === "fives-and-threes" ? "web.event.knock" : "web.event.pass", { name: who });
+  if (ev.kind === "pass") return t(data.no_play === "knock" ? "web.event.knock" : "web.event.pass", { name: who });
   const text = ev.kind === "lead"
     ? t("web.event.lead", { name: who, tile: ev.tile })
     : t("web.event.play", { name: who, tile: ev.tile, end: t(`common.end.${ev.end}`) });
-  if (data.scoring === "none") return text;
+  if (!data.ends_score) return text;
   let s = t("common.scoring_sentence", { sum: ev.sum, total: ev.total, points: points(ev.points) });
   if (ev.discarded) s += ` · ${t("web.event.discarded", { n: ev.would, target: data.target })}`;
   return `${text} — ${s}`;

@@ -319,7 +319,7 @@ function renderHand() {
   });
   $("draw-btn").hidden = !(myTurn && legal.includes("draw"));
   $("pass-btn").hidden = !(myTurn && legal.includes("pass"));
-  $("pass-btn").textContent = t(last.info.game === "fives-and-threes" ? "web.table.knock" : "web.table.pass");
+  $("pass-btn").textContent = t(last.info.no_play === "knock" ? "web.table.knock" : "web.table.pass");
   $("back-btn").hidden = !(last.info.seats[mySeat] && last.info.seats[mySeat].away);
 }
 
@@ -364,7 +364,7 @@ function renderStatus() {
   else if (isMyTurn()) {
     const legal = view.legal;
     if (legal.length === 1 && legal[0] === "draw") text = t("web.status.must_draw");
-    else if (legal.length === 1 && legal[0] === "pass") text = t(info.game === "fives-and-threes" ? "web.status.must_knock" : "web.status.must_pass");
+    else if (legal.length === 1 && legal[0] === "pass") text = t(info.no_play === "knock" ? "web.status.must_knock" : "web.status.must_pass");
     else if (selected) text = t("web.status.choose_end", { tile: selected, ends: Object.keys(legalEndsFor(selected)).join(", ") });
     else if (view.layout.tiles.length === 0) text = t("web.status.lead");
     else text = t("web.status.your_turn");
@@ -415,8 +415,8 @@ function renderScores() {
       el("div", { class: "score-head" },
         el("span", { class: "score-name" }, names[side]),
         el("span", { class: "score-num", "aria-label": t("web.score.of", { n: score, target: info.target }) }, String(score))));
-    if (info.game === "all-fives") row.append(tallySheet(score));
-    if (info.game === "fives-and-threes") row.append(track61(score, side, info.target));
+    if (info.score_sheet === "tally") row.append(tallySheet(score));
+    if (info.score_sheet === "track") row.append(track61(score, side, info.target));
     box.append(row);
   });
   box.append(el("p", { class: "muted small" }, t("web.score.target", { n: info.target })));
@@ -467,7 +467,7 @@ function animateEvent(ev, msg) {
     const text = () => (ev.kind === "lead"
       ? t("web.event.lead", { name: who(), tile: ev.tile })
       : t("web.event.play", { name: who(), tile: ev.tile, end: t(`common.end.${ev.end}`) }));
-    if (info.scoring !== "none") {
+    if (info.ends_score) {
       const s = () => sentenceOf(ev);
       logLine(() => `${text()}${how()} — ${s()}`);
       banner(s, ev.points > 0 ? "scored" : "");
@@ -484,7 +484,7 @@ function animateEvent(ev, msg) {
     return;
   }
   if (ev.kind === "pass") {
-    const key = info.game === "fives-and-threes" ? "web.event.knock" : "web.event.pass";
+    const key = info.no_play === "knock" ? "web.event.knock" : "web.event.pass";
     const text = () => t(key, { name: who() });
     logLine(() => text() + how());
     banner(text, "pass");
