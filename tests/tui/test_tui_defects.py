@@ -13,6 +13,7 @@ import pytest
 from tui_harness import FIVES, Game, clean, play_until
 
 from fives.cli.replay_cmd import account
+from fives.core.account import account_of
 from fives.core.games import Config
 from fives.core.layout import Layout
 from fives.core.record import Record, record_of
@@ -248,9 +249,9 @@ def test_one_pip_and_one_point_are_singular(tmp_path: Path) -> None:
     from fives.core.state import RoundEnd
     from fives.core.tiles import Tile
 
-    end = RoundEnd("blocked", 0, (1, 0), (0, 1), "plain")
+    end = RoundEnd("blocked", 0, (1, 0), (0, 1), "plain", left=(0, Tile.parse("0-1").mask))
     names = Names(tr, cfg, ["human", "easy"], 0)
-    lines = round_end_lines(names, end, 1, [[], [Tile.parse("0-1")]])
+    lines = round_end_lines(names, account_of(cfg, end), 1)
     assert any("(1 pip)" in line for line in lines), lines
     assert not any("1 pips" in line for line in lines)
     game = Game("--target", "1", "--bots", "easy", "--record", str(tmp_path / "t.json"), home=tmp_path)
