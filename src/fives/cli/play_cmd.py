@@ -321,7 +321,7 @@ def people_names(
     for name in given:
         if not name or len(name) > NAME_LIMIT or not name.isprintable():
             raise SetupError(tr("err.name_bad", name=name, limit=NAME_LIMIT))
-        if name == HUMAN or name.startswith("cmd:") or _is_bot(name):
+        if name == HUMAN or ":" in name or _is_bot(name):
             raise SetupError(tr("err.name_bot", name=name))
     if len(set(given)) != len(given):
         raise SetupError(tr("err.names_twice"))

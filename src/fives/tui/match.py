@@ -178,7 +178,6 @@ class _Mark:
     state: State
     lines: int
     last_tile: int | None
-    seat: int
 
 
 class Match:
@@ -208,23 +207,21 @@ class Match:
         self._timer_bot: Bot | None = None
         self._log: IO[str] | None = None
         self._save_failed = False
-        self.save_error: str | None = None
         if self.state.round_end is not None or self.state.over:
             self._round_over_seen = len(self.state.rounds()) - 1
 
     # -- telling ---------------------------------------------------------------------------
 
-    def say(self, text: str, style: str = "", **extra: object) -> None:
+    def say(
+        self, text: str, style: str = "", owner: int | None = None, secret: str | None = None
+    ) -> None:
         rnd = self.state.round_index if self.state.rounds() else -1
-        self.lines.append(Line(text, style, round=rnd, **extra))  # type: ignore[arg-type]
+        self.lines.append(Line(text, style, owner, secret, rnd))
 
     @property
     def viewer(self) -> int | None:
         """The seat whose secrets may be shown now (None: only what everyone may see)."""
         return self.me if self.me is not None else self.shown
-
-    def log_for(self, seat: int | None) -> list[str]:
-        return [line.seen_by(seat) for line in self.lines]
 
     # -- bots ------------------------------------------------------------------------------
 
@@ -307,10 +304,8 @@ class Match:
                 from fives.phrasing import os_error_text
 
                 self._save_failed = True
-                self.save_error = self.tr(
-                    "record.write_error", path=path, why=os_error_text(exc, self.tr.lang)
-                )
-                self.say(self.save_error, "bold red")
+                why = os_error_text(exc, self.tr.lang)
+                self.say(self.tr("record.write_error", path=path, why=why), "bold red")
 
     # -- the flow --------------------------------------------------------------------------
 
@@ -420,7 +415,7 @@ class Match:
         seat = state.turn
         if action not in state.legal_actions():
             raise ValueError(f"{action} is not legal here")
-        self._marks.append(_Mark(state.copy(), len(self.lines), self.last_tile, seat))
+        self._marks.append(_Mark(state.copy(), len(self.lines), self.last_tile))
         self._apply(action)
         if self.me is None and (state.turn != seat or state.round_end is not None):
             self.shown = None  # hot seat: the hand leaves the screen with the turn
@@ -492,7 +487,7 @@ class Match:
         (an outside program's might not, and other people have seen the move)."""
         seats = self.setup.seats
         return self.me is not None and all(
-            name == HUMAN or not name.startswith("cmd:") for name in seats
+            name == HUMAN or not BotName.parse(name).outside for name in seats
         )
 
     def can_undo(self) -> bool:
