@@ -42,8 +42,8 @@ from fives.core.account import (
 )
 from fives.core.games import Config, Game
 from fives.core.layout import Layout
+from fives.core.outcome import RoundEnd, Score
 from fives.core.record import RecordError, score_json
-from fives.core.state import RoundEnd, Score
 from fives.core.tiles import END_NAMES, Action, Tile
 from fives.i18n import catalogue, reason_text, t
 

@@ -202,7 +202,7 @@ def test_every_round_end_payment_is_phrased(lang: str) -> None:
     AF-3 target: each summary names its arithmetic."""
     from fractions import Fraction
 
-    from fives.core.state import RoundEnd
+    from fives.core.outcome import RoundEnd
     from fives.core.tiles import Tile, mask_of
 
     tr = Tr(lang)

@@ -12,8 +12,9 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
+from fives.core.outcome import Score
 from fives.core.sampling import SamplingError, WorldSampler
-from fives.core.state import Score, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, LEAD_BASE, Action
 from fives.core.view import View
 

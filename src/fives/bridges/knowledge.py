@@ -27,7 +27,7 @@ from typing import Final
 from fives.bridges.table import DEAL, DRAWING, LOT, OVER, PLAY, Table
 from fives.bridges.text import end_text, layout_line, moves_text, score_text, tiles_text
 from fives.core.layout import Layout
-from fives.core.state import RoundEnd
+from fives.core.outcome import RoundEnd
 from fives.core.tiles import LEAD_BASE, mask_of
 from fives.core.view import HistoryItem, View
 

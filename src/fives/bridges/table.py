@@ -34,8 +34,9 @@ from typing import Any, Final
 
 from fives.bridges.text import end_text, layout_line, moves_text, score_text, tiles_text
 from fives.core.games import Config
+from fives.core.outcome import Score
 from fives.core.sampling import WorldSampler
-from fives.core.state import Score, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, DRAW, Action, Tile, tiles_of_mask
 from fives.core.view import View, view_of
 

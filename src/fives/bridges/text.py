@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fives.core.layout import Layout
-from fives.core.state import RoundEnd, Score
+from fives.core.outcome import RoundEnd, Score
 from fives.core.tiles import ALL_TILES, Action, Tile, tiles_of_mask
 
 __all__ = ["end_text", "layout_line", "moves_text", "score_text", "tiles_text"]

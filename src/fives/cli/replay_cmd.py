@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from fives.core.account import account_of
+from fives.core.outcome import RoundEnd
 from fives.core.record import Record, RecordError, replay_state, report_of
-from fives.core.state import RoundEnd, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
 from fives.i18n import LANGUAGES, default_language
 from fives.phrasing import (

@@ -6,7 +6,7 @@ dialog, ``fives replay``'s text): none of them works the arithmetic out again. A
 public: once a round is over its remaining hands are shown, as at a real table.
 
 >>> from fives.core.games import Config
->>> from fives.core.state import RoundEnd
+>>> from fives.core.outcome import RoundEnd
 >>> from fives.core.tiles import mask_of, Tile
 >>> left = (0, mask_of([Tile.parse("6-6"), Tile.parse("0-1")]))
 >>> end = RoundEnd("domino", 0, (15, 0), (0, 13), "pool", 0, left=left)
@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from fives.core.games import Config
-from fives.core.state import EndReason, Payment, RoundEnd, Score, score_json
+from fives.core.outcome import EndReason, Payment, RoundEnd, Score, score_json
 from fives.core.tiles import Tile, round_to_five
 
 __all__ = [

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
+from fives.core.outcome import RoundEnd, Score
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
 
-if TYPE_CHECKING:
-    from fives.core.state import LogEntry, RoundEnd, Score
+__all__ = ["HistoryItem", "LogEntry", "PastRound", "history_of", "public_end"]
 
-__all__ = ["HistoryItem", "PastRound", "history_of", "public_end"]
+#: One action of a round: (seat, action code, ends total, points, drawn tile id).
+#: For plays ``tile`` is -1; for draws and passes ``ends`` and ``points`` are -1.
+LogEntry = tuple[int, int, int, int, int]
 
 
-@dataclass(frozen=True)
-class HistoryItem:
-    """One public action of the round; ``tile`` is set only for the viewer's own draws."""
+class HistoryItem(NamedTuple):
+    """One public action of the round; ``tile`` is set only for the viewer's own draws.
+
+    A named tuple: views are built often (every bot decision, every message), and tuples are
+    the cheapest immutable values Python builds."""
 
     seat: int
     action: Action

@@ -16,11 +16,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final, Literal
+from typing import Final, NamedTuple
 
 from fives.core.games import Config
-from fives.core.history import PastRound, history_of, public_end
+from fives.core.history import LogEntry, PastRound, history_of, public_end
 from fives.core.layout import Layout
+from fives.core.outcome import Payment, RoundEnd, Score
 from fives.core.tiles import (
     ACTIONS,
     ALL_TILES,
@@ -39,32 +40,15 @@ from fives.core.tiles import (
 
 __all__ = [
     "DealError",
-    "EndReason",
     "IllegalAction",
     "Lot",
-    "Payment",
     "REASON_TEXT",
     "Reason",
-    "LogEntry",
-    "RoundEnd",
     "RoundInfo",
-    "Score",
     "State",
     "draw_lot",
     "lead_priority",
-    "score_json",
 ]
-
-Score = int | Fraction
-
-#: how a round ended (RECORD.md ``end.reason``)
-EndReason = Literal["domino", "blocked", "target"]
-#: how a round's end was paid: the winner takes the others' pips pooled and rounded once
-#: (``pool``, AF-10), each rounded (``each``, MG-8) or plain (``plain``, DB-4); two tied players
-#: share the third's (``split``, AF-11); nobody scores a tie (``tie``); the hand-ending point
-#: (``bonus``, FT-7) or its discarding (``discarded``, FT-10); nothing, as the match reached its
-#: target (``target``); nothing at all (``none``: a Fives and Threes block)
-Payment = Literal["pool", "each", "plain", "split", "tie", "bonus", "discarded", "target", "none"]
 
 _DRAW_CODE: Final = int(DRAW)
 _PASS_CODE: Final = int(PASS)
@@ -167,57 +151,6 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-#: One action of a round: (seat, action code, ends total, points, drawn tile id).
-#: For plays ``tile`` is -1; for draws and passes ``ends`` and ``points`` are -1.
-LogEntry = tuple[int, int, int, int, int]
-
-
-def score_json(x: Score) -> int | float:
-    """A score for JSON: whole numbers as ints, a half point as ``.5``."""
-    if isinstance(x, Fraction):
-        return int(x) if x.denominator == 1 else float(x)
-    return x
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
-
-    reason: EndReason
-    winner: int | None  # the side that won the round
-    points: tuple[Score, ...]  # per side, what the round's end added
-    pips: tuple[int, ...]  # remaining pips per seat when the round ended
-    payment: Payment
-    went_out: int | None = None  # the seat that played the last tile (domino)
-    discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
-    #: the tiles each seat still held (a mask per seat): shown to all once the round is over
-    left: tuple[int, ...] = ()
-    reached: int | None = None  # the side whose points reached the match target (``target``)
-
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], ...]:
-        """The tiles each seat still held when the round ended."""
-        return tuple(tuple(tiles_of_mask(m)) for m in self.left)
-
-    def to_json(self) -> dict[str, Any]:
-        """RECORD.md's ``end`` object, with the detail behind it (pips, payment, ...)."""
-        out: dict[str, Any] = {
-            "reason": self.reason,
-            "winner": self.winner,
-            "points": [score_json(p) for p in self.points],
-            "pips": list(self.pips),
-            "payment": self.payment,
-            "went_out": self.went_out,
-        }
-        if self.left:
-            out["hands"] = [[str(t) for t in hand] for hand in self.hands]
-        if self.discarded:
-            out["discarded"] = self.discarded
-        if self.reached is not None:
-            out["reached"] = self.reached
-        return out
-
-
 @dataclass
 class RoundInfo:
     """One round as it was dealt and played (a record's round, with its results)."""
@@ -249,28 +182,45 @@ def _norm(x: Score) -> Score:
     return x
 
 
-@dataclass(frozen=True)
-class Lot:
+class Lot(NamedTuple):
     """C-11 as it is drawn at a table: each seat draws a tile from the shuffled set, the most
-    pips leads, tied seats draw again. ``draws`` holds every draw, (seat, tile) per seat."""
+    pips leads, tied seats draw again. ``drawn`` holds each draw as (seats, tile ids)."""
 
     leader: int
-    draws: tuple[tuple[tuple[int, Tile], ...], ...]
+    drawn: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+
+    @property
+    def draws(self) -> tuple[tuple[tuple[int, Tile], ...], ...]:
+        """Every draw: (seat, tile) for each seat that drew."""
+        return tuple(
+            tuple((seat, ALL_TILES[tid]) for seat, tid in zip(seats, tids))
+            for seats, tids in self.drawn
+        )
+
+    def __repr__(self) -> str:
+        return f"Lot(leader={self.leader}, draws={self.draws!r})"
 
 
 def draw_lot(rng: random.Random, players: int) -> Lot:
     """Draw the lot (C-11) among ``players`` seats; fair by symmetry, ties drawn again."""
-    contenders = list(range(players))
-    draws: list[tuple[tuple[int, Tile], ...]] = []
+    rand = rng.random
+    contenders = tuple(range(players))
+    drawn: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     while True:
-        tiles = rng.sample(ALL_TILES, len(contenders))
-        this = tuple(zip(contenders, tiles))
-        draws.append(this)
-        best = max(t.pips for t in tiles)
-        top = [seat for seat, t in this if t.pips == best]
-        if len(top) == 1:
-            return Lot(top[0], tuple(draws))
-        contenders = top
+        taken = 0
+        tids: list[int] = []
+        for _ in contenders:
+            tid = int(rand() * 28)
+            while taken >> tid & 1:  # each seat draws a different tile of the set
+                tid = int(rand() * 28)
+            taken |= 1 << tid
+            tids.append(tid)
+        drawn.append((contenders, tuple(tids)))
+        pips = [_TILE_PIPS[t] for t in tids]
+        best = max(pips)
+        if pips.count(best) == 1:
+            return Lot(contenders[pips.index(best)], tuple(drawn))
+        contenders = tuple(c for c, p in zip(contenders, pips) if p == best)
 
 
 class State:
@@ -442,10 +392,6 @@ class State:
         if self.leader >= 0:
             return self.leader, self.round_end
         return None
-
-    def lead_reason(self) -> str:
-        """Why the next round's leader is who it is (``by lot``, ``rotate`` ...), in words."""
-        return self._lead_reason()
 
     def _lead_reason(self) -> str:
         game = self.config.game

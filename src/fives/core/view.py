@@ -16,7 +16,8 @@ from typing import Any, get_args
 from fives.core.games import Config
 from fives.core.history import HistoryItem, PastRound, history_of, public_end
 from fives.core.layout import Layout
-from fives.core.state import EndReason, Payment, RoundEnd, Score, State, score_json
+from fives.core.outcome import EndReason, Payment, RoundEnd, Score, score_json
+from fives.core.state import State
 from fives.core.tiles import Action, Tile, tiles_of_mask
 
 __all__ = ["HistoryItem", "PastRound", "View", "public_view", "view_of"]

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from fives.core.account import account_of
+from fives.core.history import LogEntry
 from fives.core.record import score_json
-from fives.core.state import LogEntry, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES
 
 __all__ = ["event_of", "result_of", "round_summary"]
