@@ -226,7 +226,7 @@ class FivesApp(App[str]):
     #main { width: 1fr; }
     #side { width: 35%; min-width: 26; max-width: 52; border-left: solid $primary; padding: 0 1; }
     #seats { height: auto; color: $text; }
-    #table { height: 1fr; align: center middle; }
+    #table { height: 1fr; align: center middle; overflow: auto auto; }
     #layout { width: auto; height: auto; }
     #ends { height: auto; }
     #hand { height: auto; min-height: 2; margin-top: 1; }

@@ -159,6 +159,13 @@ class _Table:
                 return False
         return True
 
+    def inside(self, cells: dict[Cell, str]) -> dict[Cell, str]:
+        """``cells`` moved sideways within the edges (a double lying across a corner at the
+        edge sits a column or two in from its tile's end)."""
+        cols = [c for _, c in cells]
+        shift = max(0, self.left - min(cols)) - max(0, max(cols) - self.right)
+        return {(r, c + shift): ch for (r, c), ch in cells.items()} if shift else cells
+
     def put(self, cells: dict[Cell, str], tag: str) -> None:
         for cell, ch in cells.items():
             self.drawing.cells[cell] = (ch, tag)
@@ -201,6 +208,7 @@ def _lay(
         double = inner == outer
         tag = LAST if tid == last else ""
         straight = arm.end in (N, S) and arm.heading == arm.end and not arm.turning
+        leaving = False  # the tile a side arm turns with touches its own column
         if straight and arm.run >= side_run:
             # a side arm leaves its column: N to the right, S to the left, along a row
             flat = E if arm.end == N else W
@@ -210,14 +218,17 @@ def _lay(
             step = 3 if arm.last_double else 2
             arm.anchor = (r, c + step) if flat == E else (r, c - step)
             straight = False
+            leaving = True
         glyph = _glyph(arm.anchor, arm.heading, inner, outer, double)
-        fits = table.free(glyph.cells, keep_out=not straight)
+        fits = table.free(glyph.cells, keep_out=not (straight or leaving))
         if arm.heading in (E, W) and not fits and i > 0:
             # the edge (or another arm's quarter): turn the corner
             arm.heading = arm.advance
             arm.turning = True
             arm.anchor = _turn_anchor(arm, rows)
             glyph = _glyph(arm.anchor, arm.heading, inner, outer, double)
+        if arm.heading in (N, S):
+            glyph.cells = table.inside(glyph.cells)
         table.put(glyph.cells, tag)
         rs = [r for r, _ in glyph.cells]
         rows = (min(rs), max(rs))
@@ -320,10 +331,11 @@ def draw(
             share = need_w
         else:
             share = round(room * need_w / (need_w + need_e))
+        # room for a corner on either side (a tile and a mark)
         share = min(max(share, 12), room - 12) if room >= 24 else room // 2
         left = -half - share
         right = left + width - 1
-    table = _Table(min(left, -half - 9), max(right, half + 9))
+    table = _Table(left, right)
     if spinner:
         box = "╔╗╠═╣╚╝"
         table.put(_upright(0, 0, center.low, center.high, box), SPINNER + (" " + LAST if layout.center == last else ""))
