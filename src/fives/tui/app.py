@@ -756,7 +756,11 @@ class FivesApp(App[str]):
                 text.append("\n")
             text.append_text(line_text(line, seat, width))
         self.query_one("#log", Static).update(text)
-        self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
+        self.call_after_refresh(self.show_latest)
+
+    def show_latest(self) -> None:
+        """The log's latest line in view, once the new lines are laid out."""
+        self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False, immediate=True)
 
 
 _CLOSE: dict[str, Any] = {"escape": "close", "enter": "close", "q": "close", "r": "close", "h": "close"}
