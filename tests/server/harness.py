@@ -213,6 +213,10 @@ def check_no_leak(client: SeatClient, truth: dict[int, tuple[list[set[str]], set
             continue
         hands, table = truth[msg["n"]]
         allowed = set(table)
+        if msg.get("summary") is not None:
+            # the round is over: its hands are shown, as at a real table (and only then)
+            assert [set(h) for h in msg["summary"]["hands"]] == hands
+            allowed |= set().union(*hands)
         if msg["you"] is not None:
             assert msg["you"] == client.seat
             allowed |= hands[client.seat]

@@ -26,6 +26,8 @@ Remaining = Literal["pool-rounded", "each-rounded", "plain", "none"]
 BlockRule = Literal["lowest-side", "lowest-pips-then-tiles", "none"]
 FirstLead = Literal["lot", "highest-double"]
 NextLead = Literal["last-tile", "rotate", "highest-double"]
+Stuck = Literal["pass", "knock"]
+ScoreSheet = Literal["tally", "track", "numbers"]
 
 
 def _points_table(kind: PlayScoring) -> tuple[int, ...]:
@@ -62,6 +64,8 @@ class Game:
     partners_play_on: bool  # FT-8: a partner who goes out sits out
     first_lead: FirstLead
     next_lead: NextLead
+    stuck: Stuck  # what a player who cannot play says: FT-5 knocks, the others pass
+    score_sheet: ScoreSheet  # how the score is kept: AF-13 tally, FT-11 peg track, numbers
     play_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -86,6 +90,8 @@ ALL_FIVES: Final = Game(
     partners_play_on=False,
     first_lead="lot",
     next_lead="last-tile",
+    stuck="pass",
+    score_sheet="tally",
 )
 
 FIVES_AND_THREES: Final = Game(
@@ -106,6 +112,8 @@ FIVES_AND_THREES: Final = Game(
     partners_play_on=True,
     first_lead="lot",
     next_lead="rotate",
+    stuck="knock",
+    score_sheet="track",
 )
 
 MUGGINS: Final = Game(
@@ -126,6 +134,8 @@ MUGGINS: Final = Game(
     partners_play_on=False,
     first_lead="highest-double",
     next_lead="highest-double",
+    stuck="pass",
+    score_sheet="numbers",
 )
 
 DRAW_GAME: Final = Game(
@@ -146,6 +156,8 @@ DRAW_GAME: Final = Game(
     partners_play_on=False,
     first_lead="highest-double",
     next_lead="highest-double",
+    stuck="pass",
+    score_sheet="numbers",
 )
 
 BLOCK_GAME: Final = Game(
@@ -166,6 +178,8 @@ BLOCK_GAME: Final = Game(
     partners_play_on=False,
     first_lead="highest-double",
     next_lead="highest-double",
+    stuck="pass",
+    score_sheet="numbers",
 )
 
 GAMES: Final[dict[str, Game]] = {

@@ -53,6 +53,7 @@ def replay_frames(record: Record) -> dict[str, Any]:
         "scoring": cfg.game.play_scoring,
         "drawing": cfg.game.drawing,
         "spinner": cfg.game.spinner,
+        "stuck": cfg.game.stuck,
         "seats": record.seats,
         "rounds": rounds,
         "result": result_of(state),

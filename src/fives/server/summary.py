@@ -119,6 +119,8 @@ def round_summary(state: State) -> dict[str, Any] | None:
         "went_out": end.went_out,
         "pips": pips,
         "tiles": hand_counts,
+        # the tiles left in each hand: shown when a round ends, as at a real table
+        "hands": [[str(t) for t in state.hand(s)] for s in range(n)],
         "side_pips": side_pips,
         "points": [score_json(p) for p in end.points],
         "payment": payment,

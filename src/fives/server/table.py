@@ -282,6 +282,8 @@ class Table:
             "scoring": game.play_scoring,
             "spinner": game.spinner,
             "drawing": game.drawing,
+            "stuck": game.stuck,
+            "score_sheet": game.score_sheet,
             "turn_time": self.turn_time,
             "status": self.status,
             "host": self.host,

@@ -1,0 +1,104 @@
+// The player's hand: tiles sized so the whole hand fits the screen (each tile at least 44 CSS
+// px wide to touch), and dragging a tile to an end with a finger, a pen or a mouse (Pointer
+// Events; the table decides what a drop means).
+import { tileSvg } from "./tiles.js";
+
+// A hand tile is a button: the tile's width plus 2 px padding and 2 px border each side.
+const CHROME = 8;
+const GAP = 4;
+export const MIN_TILE = 36; // 36 + 8 = 44 px: the smallest comfortable touch target
+
+// The tile width (px) that shows `count` tiles in rows across `width` px, as large as fits in
+// `budget` px of height and `maxTile` px of width, in as few rows as possible.
+export function fitTiles(count, width, budget, maxTile) {
+  for (let rows = 1; rows <= 28; rows++) {
+    const perRow = Math.ceil(Math.max(1, count) / rows);
+    const w = Math.min(maxTile, Math.floor((width + GAP) / perRow) - GAP - CHROME);
+    if (w < MIN_TILE) continue; // too narrow: one more row
+    // the fewest rows that fit across; as tall as the budget allows (never under the minimum:
+    // then the layout above gives way)
+    const tall = Math.floor(((budget - (rows - 1) * GAP) / rows - CHROME) / 2);
+    return Math.max(MIN_TILE, Math.min(w, tall));
+  }
+  return MIN_TILE;
+}
+
+// The height the hand may take: a third of a phone's screen, less on wide ones.
+export function handBudget() {
+  const h = window.innerHeight;
+  const wide = window.innerWidth >= 980 && h >= 600;
+  return Math.round(h * (wide ? 0.26 : 0.3));
+}
+
+export function maxTileWidth() {
+  return Math.max(MIN_TILE, Math.min(60, Math.round(window.innerHeight * 0.065)));
+}
+
+export function sizeHand(hand, count) {
+  const style = getComputedStyle(hand);
+  const width = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const w = fitTiles(count, width, handBudget(), maxTileWidth());
+  hand.style.setProperty("--tile-w", `${w}px`);
+  return w;
+}
+
+// Drag with any pointer. handlers: start() when the drag begins (select the tile; do not
+// re-render the hand, the pointer is captured by this button), over(el) with the element under
+// the pointer, drop(el) with the element under the pointer at release, cancel().
+export function draggable(button, tile, handlers) {
+  let start = null;
+  let dragging = false;
+  let floater = null;
+  const under = (e) => document.elementFromPoint(e.clientX, e.clientY);
+  const clear = () => {
+    if (floater) floater.remove();
+    floater = null;
+    dragging = false;
+    start = null;
+    button.classList.remove("dragging");
+  };
+  button.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || !e.isPrimary) return;
+    start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    // keep hearing this pointer when it leaves the tile (a finger is captured anyway)
+    try { button.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
+  });
+  button.addEventListener("pointermove", (e) => {
+    if (!start || e.pointerId !== start.id) return;
+    if (!dragging) {
+      if (Math.hypot(e.clientX - start.x, e.clientY - start.y) < 10) return;
+      dragging = true;
+      button.classList.add("dragging");
+      floater = document.createElement("div");
+      floater.className = "drag-tile";
+      floater.append(tileSvg(tile));
+      document.body.append(floater);
+      handlers.start();
+    }
+    e.preventDefault();
+    floater.style.transform = `translate(${e.clientX}px, ${e.clientY}px) translate(-50%, -60%)`;
+    handlers.over(under(e));
+  });
+  button.addEventListener("pointerup", (e) => {
+    if (!start || e.pointerId !== start.id) return;
+    const wasDragging = dragging;
+    const target = wasDragging ? under(e) : null;
+    clear();
+    if (wasDragging) {
+      // the click that follows this release is not a tap
+      button.dataset.dragged = String(Date.now());
+      handlers.drop(target);
+    }
+  });
+  button.addEventListener("pointercancel", () => {
+    const wasDragging = dragging;
+    clear();
+    if (wasDragging) handlers.cancel();
+  });
+}
+
+// Was this click the end of a drag rather than a tap?
+export function afterDrag(button) {
+  const at = Number(button.dataset.dragged || 0);
+  return Date.now() - at < 500;
+}
