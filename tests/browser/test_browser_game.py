@@ -15,25 +15,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from fives.i18n import catalogue
 
-from .conftest import find_seed, human_policy
+from .conftest import find_seed, human_policy, my_choice, state
 
 pytestmark = pytest.mark.timeout(180)
-
-
-def state(page: Page) -> dict[str, Any] | None:
-    return page.evaluate("window.fivesState ? window.fivesState() : null")
-
-
-def my_choice(st: dict[str, Any] | None) -> list[str] | None:
-    """The legal actions when it is this page's turn with a real choice (not a forced draw)."""
-    if not st or not st["view"] or st["summary"] or st["result"]:
-        return None
-    view = st["view"]
-    if st["you"] is None or view["turn"] != st["you"] or not view["legal"]:
-        return None
-    if view["legal"] in (["draw"], ["pass"]):
-        return None
-    return view["legal"]
 
 
 def click_action(page: Page, st: dict[str, Any], action: str, keyboard: bool = False,

@@ -33,7 +33,7 @@ from fives.core.state import State
 from fives.core.view import view_of
 from fives.server.summary import result_of, round_summary
 
-from .conftest import find_seed, human_policy
+from .conftest import find_seed, human_policy, my_choice, state
 from .positions import Position, position, serve, state_message, with_event
 
 pytestmark = pytest.mark.timeout(240)
@@ -180,19 +180,6 @@ def test_every_size_shows_the_whole_table(browser: Browser, live_server: str, la
 
 
 # -- playing by touch ----------------------------------------------------------------------
-
-def state(page: Page) -> dict[str, Any] | None:
-    return page.evaluate("window.fivesState ? window.fivesState() : null")
-
-
-def my_choice(st: dict[str, Any] | None) -> list[str] | None:
-    if not st or not st["view"] or st["summary"] or st["result"]:
-        return None
-    view = st["view"]
-    if st["you"] is None or view["turn"] != st["you"] or view["legal"] in ([], ["draw"], ["pass"]):
-        return None
-    return view["legal"]
-
 
 def options_of(legal: list[str], tile: str) -> list[str]:
     if tile in legal:

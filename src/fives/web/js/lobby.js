@@ -35,7 +35,7 @@ function fillQuick() {
   const current = (document.querySelector("input[name=quick-game]:checked") || {}).value || chosen;
   $("game-picks").replaceChildren(...Object.entries(meta.games).map(([name, g]) => el("label", { class: "game-card", "data-game": name },
     el("input", { type: "radio", name: "quick-game", value: name, checked: name === current,
-      onchange: () => localStorage.setItem(PLAY_GAME, name) }),
+      onchange: () => { localStorage.setItem(PLAY_GAME, name); describePlay(); } }),
     el("span", { class: "game-card-body" },
       el("span", { class: "game-card-head" }, el("strong", {}, gameName(name)), el("span", { class: "game-target" }, targetText(g))),
       el("span", { class: "game-desc" }, t(`web.game.${name}.desc`))))));
@@ -43,6 +43,11 @@ function fillQuick() {
   const keep = level.value || localStorage.getItem(PLAY_LEVEL) || "easy";
   level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, t(`web.bot.${b}`))));
   level.value = meta.bots.includes(keep) ? keep : "easy";
+}
+
+function describePlay() {
+  const game = (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${$("quick-level").value || "easy"}`) });
 }
 
 function fillGames() {
@@ -63,7 +68,7 @@ function fillGames() {
     t("web.lobby.n_players", { n }))));
   $("rules-links").replaceChildren(...Object.keys(meta.games).map((g) =>
     el("li", {}, el("a", { href: `/rules/${g}`, class: "button secondary" }, gameName(g)))));
-  $("play-now-desc").textContent = t("web.lobby.play_now_desc");
+  describePlay();
   update();
 }
 
@@ -161,7 +166,7 @@ async function main() {
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
   $("create-form").addEventListener("submit", create);
   $("quick-form").addEventListener("submit", playNow);
-  $("quick-level").addEventListener("change", () => localStorage.setItem(PLAY_LEVEL, $("quick-level").value));
+  $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });
   refresh();
   setInterval(refresh, 4000);
 }

@@ -214,6 +214,7 @@ function renderSeats() {
   const box = $("seats");
   box.setAttribute("aria-label", t("web.table.players"));
   box.style.setProperty("--seats", info.players);
+  box.dataset.count = info.players;
   box.replaceChildren();
   for (const i of seatOrder(info.players)) {
     const s = info.seats[i];
@@ -516,6 +517,7 @@ function keysHelp() {
 
 function openPanel(open) {
   $("score-panel").classList.toggle("open", open);
+  $("panel-backdrop").hidden = !open;
   $("panel-btn").setAttribute("aria-expanded", open ? "true" : "false");
   if (open) $("panel-close").focus();
 }
@@ -784,6 +786,7 @@ function wire() {
   $("join-form").addEventListener("submit", (e) => e.preventDefault());
   setupSound($("sound-btn"));
   document.addEventListener("keydown", onKey);
+  $("panel-backdrop").addEventListener("click", () => openPanel(false));
   let pending = false;
   const again = () => {
     if (pending) return;
