@@ -51,7 +51,8 @@ function render() {
   $("step-label").textContent = t("web.replay.step", { n: step, total: fs.length - 1 });
   $("banner").textContent = describe(f.event);
   const wrap = $("board-wrap");
-  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(200, wrap.clientWidth), height: Math.max(160, wrap.clientHeight), unit: 32, fill: true });
+  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(200, wrap.clientWidth), height: Math.max(160, wrap.clientHeight), unit: 32, fill: true,
+    newest: f.event && (f.event.kind === "play" || f.event.kind === "lead") ? f.event.tile : null });
   $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: f.layout.tiles.join(", "), sentence: f.layout.sentence }) : t("web.layout.empty"));
   $("stock").textContent = data.drawing ? t("web.table.stock", { n: f.stock }) : t("web.table.no_stock");
   $("scores-line").textContent = f.scores.map((s, side) => `${sideLabel(side)}: ${s}`).join(" · ");
