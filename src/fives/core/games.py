@@ -64,8 +64,8 @@ class Game:
     partners_play_on: bool  # FT-8: a partner who goes out sits out
     first_lead: FirstLead
     next_lead: NextLead
-    stuck: Stuck  # what a player who cannot play says: FT-5 knocks, the others pass
-    score_sheet: ScoreSheet  # how the score is kept: AF-13 tally, FT-11 peg track, numbers
+    stuck: Stuck = "pass"  # what a player who cannot play does: FT-5 knocks, the others pass
+    score_sheet: ScoreSheet = "numbers"  # how the score is kept: AF-13 tally, FT-11 peg track
     play_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

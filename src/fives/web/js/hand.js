@@ -42,9 +42,13 @@ export function sizeHand(hand, count) {
   return w;
 }
 
-// Drag with any pointer. handlers: start() when the drag begins (select the tile; do not
-// re-render the hand, the pointer is captured by this button), over(el) with the element under
-// the pointer, drop(el) with the element under the pointer at release, cancel().
+// The last tile a pointer tapped or dropped, and when.
+let handled = { tile: null, at: 0 };
+
+// Tap or drag with any pointer. handlers: tap() for a press and release without moving;
+// start() when a drag begins (select the tile; do not re-render the hand, the pointer is
+// captured by this button), over(el) with the element under the pointer, drop(el) with the
+// element under the pointer at release, cancel().
 export function draggable(button, tile, handlers) {
   let start = null;
   let dragging = false;
@@ -84,11 +88,10 @@ export function draggable(button, tile, handlers) {
     const wasDragging = dragging;
     const target = wasDragging ? under(e) : null;
     clear();
-    if (wasDragging) {
-      // the click that follows this release is not a tap
-      button.dataset.dragged = String(Date.now());
-      handlers.drop(target);
-    }
+    // the click that may follow this release is answered here already
+    handled = { tile, at: Date.now() };
+    if (wasDragging) handlers.drop(target);
+    else handlers.tap(); // a tap, whether or not the browser follows it with a click
   });
   button.addEventListener("pointercancel", () => {
     const wasDragging = dragging;
@@ -97,8 +100,10 @@ export function draggable(button, tile, handlers) {
   });
 }
 
-// Was this click the end of a drag rather than a tap?
-export function afterDrag(button) {
-  const at = Number(button.dataset.dragged || 0);
-  return Date.now() - at < 500;
+// Was this click on `tile` already answered as a pointer's tap or drop? Browsers may swallow
+// the click of a tap that comes just after a fast drag, so taps are taken from the pointer
+// itself; the click that follows (on the re-drawn tile) is then ignored. A click from the
+// keyboard (detail 0) always counts.
+export function handledByPointer(tile, event) {
+  return event.detail !== 0 && handled.tile === tile && Date.now() - handled.at < 600;
 }

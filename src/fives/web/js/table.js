@@ -9,7 +9,7 @@ import { renderLayout } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
 import { renderRulesInto } from "./rules.js";
 import { summaryElement, scoreList } from "./summary.js";
-import { sizeHand, draggable, afterDrag } from "./hand.js";
+import { sizeHand, draggable, handledByPointer } from "./hand.js";
 import { setupSound, turnSignal } from "./notify.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -331,11 +331,12 @@ function renderHand() {
       "data-tile": tile, "aria-label": label, "aria-pressed": isSel ? "true" : "false",
       "aria-disabled": playable ? "false" : "true",
       title: k < 9 ? `${k + 1}: ${tile}` : tile,
-      onclick: (e) => { if (!afterDrag(e.currentTarget)) chooseTile(tile); },
+      onclick: (e) => { if (!handledByPointer(tile, e)) chooseTile(tile); },
     }, tileSvg(tile));
     if (playable) {
       b.append(el("span", { class: "playable-mark", "aria-hidden": "true" }, "▲"));
       draggable(b, tile, {
+        tap: () => chooseTile(tile),
         start: () => {
           selected = tile;
           hand.querySelectorAll(".hand-tile.selected").forEach((x) => x.classList.remove("selected"));
