@@ -67,10 +67,8 @@ def state_message(pos: Position, lang: str = "en", clock: bool = True) -> dict[s
                       "claimed": True, "connected": False, "away": False, "timeouts": 0,
                       "side": cfg.side_of(i)})
     info = {
-        "id": "synthetic", "game": game.name, "players": cfg.players, "teams": cfg.teams,
-        "target": cfg.target, "scoring": game.play_scoring, "spinner": game.spinner,
-        "drawing": game.drawing, "stuck": game.stuck, "score_sheet": game.score_sheet,
-        "turn_time": 15.0 if clock else 0, "status": "playing", "host": 0, "seats": seats,
+        "id": "synthetic", **game.properties(), "players": cfg.players, "teams": cfg.teams,
+        "target": cfg.target, "turn_time": 15.0 if clock else 0, "status": "playing", "host": 0, "seats": seats,
         "clock": {"seat": 0, "remaining": 9000, "total": 15000} if clock else None,
         "ready": [], "waiting_for": [], "rematch": None, "rematch_of": None, "spectators": 0,
     }

@@ -222,8 +222,10 @@ def play_round_by_taps(page: Page, check: Any = None) -> dict[str, Any]:
             seen["banners"].add(text)
         legal = my_choice(st)
         if legal:
-            by_button = len(seen["hows"]) % 2 == 1
-            seen["hows"].append(tap_action(page, st, human_policy(legal), by_button))
+            action = human_policy(legal)
+            # a choice of ends: on the board the first time, by the buttons under it the next
+            choices = sum(h in ("end", "button") for h in seen["hows"])
+            seen["hows"].append(tap_action(page, st, action, by_button=choices % 2 == 1))
         else:
             page.wait_for_timeout(40)
     raise AssertionError("the round did not end")

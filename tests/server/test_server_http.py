@@ -154,21 +154,34 @@ def test_finished_match_record_replay_and_history(shared_server: str) -> None:
 
 
 def test_fives_replay_reads_a_downloaded_record(shared_server: str, tmp_path) -> None:
-    """The records the browser downloads are RECORD.md records: `fives replay` reads them."""
+    """The records the browser downloads are RECORD.md records: `fives replay` reads one of a
+    match this test plays to its end (bots only), and reports the result the table ended with."""
     import json
     import subprocess
     import sys
 
-    matches = httpx.get(f"{shared_server}/api/matches", timeout=5).json()["matches"]
-    if not matches:
-        pytest.skip("no finished match on this server yet")
-    record = httpx.get(f"{shared_server}/api/matches/{matches[0]['id']}/record", timeout=5).text
+    created = create_table(shared_server, game="muggins", players=3, target=30, watch=True,
+                           seats=[{"kind": "bot", "level": "easy"}] * 3)
+    table = created["table"]
+
+    async def watch() -> dict:
+        c = await SeatClient(shared_server, table).connect()
+        end = await c.wait(lambda m: m["type"] == "state" and m["result"] is not None, 60)
+        await c.close()
+        return end["result"]
+
+    result = asyncio.run(watch())
+    r = httpx.get(f"{shared_server}/api/matches/{table}/record", timeout=5)
+    assert r.status_code == 200
     path = tmp_path / "match.json"
-    path.write_text(record, encoding="utf-8")
+    path.write_text(r.text, encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "fives.cli.main", "replay", str(path), "--json"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["over"] is True
+    report = json.loads(out.stdout)
+    assert report["over"] is True
+    assert (report["scores"], report["winner"]) == (result["scores"], result["winner"])
+    assert report == json.loads(json.dumps(replay(Record.from_data(r.json()))))
 
 
 def test_example_layouts(shared_server: str) -> None:

@@ -128,16 +128,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def api_meta(request: Request) -> Response:
         games = {
             name: {
+                **g.properties(),
                 "players": [2, 3, 4],
                 "targets": {str(k): v for k, v in g.targets.items()},
                 "teams_for_four": g.teams_for_four,
                 "teams_allowed": g.teams_allowed,
-                "spinner": g.spinner,
-                "drawing": g.drawing,
-                "scoring": g.play_scoring,
-                "stuck": g.stuck,
-                "exact_target": g.exact_target,
-                "hand_sizes": {str(k): v for k, v in g.hand_sizes.items()},
             }
             for name, g in GAMES.items()
         }

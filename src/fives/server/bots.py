@@ -33,7 +33,7 @@ def _choose_in_worker(level: str, view: View, seed: int) -> int:
 def bot_levels() -> list[str]:
     """The bot levels a table may seat (weakest first)."""
     make_bot("easy")  # loads the built-in ladder
-    return [name for name in BOT_NAMES if not name.startswith("cmd:")]
+    return list(BOT_NAMES)
 
 
 class BotRunner:

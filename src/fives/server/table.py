@@ -275,15 +275,10 @@ class Table:
         game = cfg.game
         return {
             "id": self.id,
-            "game": game.name,
+            **game.properties(),
             "players": cfg.players,
             "teams": cfg.teams,
             "target": cfg.target,
-            "scoring": game.play_scoring,
-            "spinner": game.spinner,
-            "drawing": game.drawing,
-            "stuck": game.stuck,
-            "score_sheet": game.score_sheet,
             "turn_time": self.turn_time,
             "status": self.status,
             "host": self.host,

@@ -33,8 +33,8 @@ function describe(ev) {
   if (ev.kind === "deal") return t("web.event.deal", { n: ev.round + 1, name: seatLabel(ev.leader) });
   const who = seatLabel(ev.seat);
   if (ev.kind === "draw") return t("web.event.draw_tile", { name: who, tile: ev.tile });
-  if (ev.kind === "pass") return t(data.stuck === "knock" ? "web.event.knock" : "web.event.pass", { name: who });
-  const scored = data.scoring !== "none";
+  if (ev.kind === "pass") return t(data.no_play === "knock" ? "web.event.knock" : "web.event.pass", { name: who });
+  const scored = data.ends_score;
   const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
   let text = t(key, { name: who, tile: ev.tile, end: ev.end ? t(`common.end.${ev.end}`) : "", sum: ev.sum, total: ev.total, points: points(ev.points) });
   if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: data.target })}`;

@@ -8,29 +8,36 @@ import { tileSvg } from "./tiles.js";
 export function summaryLines(s, ctx) {
   const { seatLabel, sideLabel } = ctx;
   const out = [];
+  const paid = (line) => t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) });
   for (const line of s.lines) {
     switch (line.kind) {
+      case "lowest":
+        out.push(t(line.by === "tiles" ? "web.summary.lowest_tiles" : "web.summary.lowest",
+          { side: sideLabel(line.side), pips: line.pips, tiles: line.tiles }));
+        break;
       case "pool":
         out.push(line.pips.length > 1
-          ? t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.sum })
-          : t("web.summary.pool_one", { sum: line.sum }));
-        out.push(t(line.sum === line.rounded ? "web.summary.no_rounding" : "web.summary.rounding", { sum: line.sum, rounded: line.rounded }));
-        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+          ? t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.total })
+          : t("web.summary.pool_one", { sum: line.total }));
+        out.push(t(line.total === line.rounded ? "web.summary.no_rounding" : "web.summary.rounding", { sum: line.total, rounded: line.rounded }));
+        out.push(paid(line));
         break;
       case "each":
-        for (const it of line.items) {
-          out.push(t(it.pips === it.rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(it.seat), pips: pips(it.pips), rounded: it.rounded }));
-        }
-        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        line.seats.forEach((seat, i) => {
+          const left = line.pips[i];
+          const rounded = line.rounded[i];
+          out.push(t(left === rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(seat), pips: pips(left), rounded }));
+        });
+        out.push(paid(line));
         break;
       case "plain":
-        out.push(t(line.items.length > 1 ? "web.summary.plain" : "web.summary.plain_one",
-          { pips: line.items.map((it) => it.pips).join(" + "), side: sideLabel(line.side) }));
-        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        out.push(t(line.pips.length > 1 ? "web.summary.plain" : "web.summary.plain_one",
+          { pips: line.pips.join(" + "), side: sideLabel(line.side) }));
+        out.push(paid(line));
         break;
       case "split":
         out.push(t("web.summary.split", {
-          a: sideLabel(line.sides[0]), b: sideLabel(line.sides[1]), third: sideLabel(line.from),
+          a: sideLabel(line.sides[0]), b: sideLabel(line.sides[1]), third: sideLabel(line.third),
           pips: pips(line.pips), rounded: line.rounded, half: line.half,
         }));
         break;
@@ -41,7 +48,7 @@ export function summaryLines(s, ctx) {
         out.push(t("web.summary.discarded", { side: sideLabel(line.side), n: line.points, target: line.target }));
         break;
       case "tie":
-        out.push(t("web.summary.tie"));
+        out.push(t(line.by === "tiles" ? "web.summary.tie_tiles" : "web.summary.tie"));
         break;
       case "no_score":
         out.push(t("web.summary.no_score"));
@@ -50,7 +57,7 @@ export function summaryLines(s, ctx) {
         out.push(t("web.summary.tiles_never_score"));
         break;
       case "target":
-        out.push(t("web.summary.target_line", { side: sideLabel(line.side) }));
+        out.push(t(s.reason === "domino" ? "web.summary.target_out" : "web.summary.target_line", { side: sideLabel(line.side) }));
         break;
       default:
         break;
@@ -73,7 +80,7 @@ export function summaryElement(s, ctx) {
   let reason;
   if (s.reason === "domino") reason = t("web.summary.domino", { name: nameOf(s.went_out) });
   else if (s.reason === "blocked") reason = t("web.summary.blocked");
-  else reason = t("web.summary.target", { side: sideLabel(s.lines[0] && s.lines[0].side) });
+  else reason = t("web.summary.target", { side: sideLabel(s.lines.find((l) => l.kind === "target").side) });
   box.append(el("p", { class: "summary-reason" }, reason));
   const hands = s.hands || s.tiles.map(() => null);
   box.append(el("table", { class: "pips-table" },

@@ -397,10 +397,6 @@ function endName(end) {
   return t(`common.end.${end}`);
 }
 
-function stuckWord() {
-  return last.info.stuck === "knock" ? "knock" : "pass";
-}
-
 function renderStatus() {
   const { info, view } = last;
   const line = $("status-line");
@@ -411,7 +407,7 @@ function renderStatus() {
   else if (isMyTurn()) {
     const legal = view.legal;
     if (legal.length === 1 && legal[0] === "draw") text = t("web.status.must_draw");
-    else if (legal.length === 1 && legal[0] === "pass") text = t(`web.status.must_${stuckWord()}`);
+    else if (legal.length === 1 && legal[0] === "pass") text = t(`web.status.must_${last.info.no_play}`);
     else if (selected) {
       const options = optionsFor(selected);
       if (options[0] === "lead") text = t("web.status.confirm_lead", { tile: selected });
@@ -554,7 +550,7 @@ function retell() {
 
 function playText(ev) {
   const who = nameOf(ev.seat);
-  const scored = last.info.scoring !== "none";
+  const scored = last.info.ends_score;
   const params = { name: who, tile: ev.tile, end: ev.end ? endName(ev.end) : "", sum: ev.sum, total: ev.total, points: points(ev.points) };
   const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
   let text = t(key, params);
@@ -603,7 +599,7 @@ function tellEvent(ev, msg) {
     return;
   }
   if (ev.kind === "pass") {
-    const key = msg.info.stuck === "knock" ? "web.event.knock" : "web.event.pass";
+    const key = msg.info.no_play === "knock" ? "web.event.knock" : "web.event.pass";
     const text = () => t(key, { name: nameOf(ev.seat) }) + howText(ev);
     logLine(text);
     banner(text, "pass");
