@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from clikit import FIVES
 from examplekit import EXAMPLES, example_records, needs_examples
 from fives.core.record import Record, replay_state, report_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_EXAMPLE = EXAMPLES / "seed-all-fives-spinner.json"
 FINISHED_EXAMPLE = EXAMPLES / "all-fives-4p.json"
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 
 GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"]
 

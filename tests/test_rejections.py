@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from clikit import FIVES
 from fives.core.record import Record, RecordError, replay
 from recordkit import expect_error, rec, report, rnd
 
 ROOT = Path(__file__).resolve().parents[1]
-FIVES = str(ROOT / ".venv" / "bin" / "fives")
 
 AF_HANDS = [
     ["1-4", "4-4", "1-2", "5-5", "1-3", "0-0", "0-1", "0-2", "0-3"],

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 import fives
+from clikit import FIVES
 from examplekit import EXAMPLES, example_records, needs_examples
 from fives.core.record import Record, replay_state, report_of
 from fives.core.state import REASON_TEXT, IllegalAction
@@ -31,7 +32,6 @@ SEED_AF = EXAMPLES / "seed-all-fives-spinner.json"
 SEED_FT = EXAMPLES / "seed-fives-and-threes-line.json"
 FT_4P = EXAMPLES / "fives-and-threes-4p.json"
 AF_4P = EXAMPLES / "all-fives-4p.json"
-FIVES = str(ROOT / ".venv" / "bin" / "fives")
 PACKAGE = Path(fives.__file__).resolve().parent
 LOCALES = Path(str(resources.files("fives") / "locales"))
 AREAS = ("engine.json", "replay.json")

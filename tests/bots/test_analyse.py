@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from clikit import FIVES
 from fives.bots import make_bot
 from fives.cli.analyse_cmd import analyse
 from fives.core.games import Config
@@ -18,8 +18,6 @@ from fives.core.tiles import Action
 from fives.tournament.runner import Plan, run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 
 
 def fives(*args: str | Path) -> subprocess.CompletedProcess[str]:

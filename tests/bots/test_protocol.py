@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from clikit import FIVES
 from fives.bots import Bot, make_bot
 from fives.bots.host import MatchStats, Seeds, decide, play_match
 from fives.bots.ladder import CheatBot, EasyBot
@@ -33,8 +33,6 @@ from fives.core.tiles import Action
 from fives.core.view import View, view_of
 
 ROOT = Path(__file__).resolve().parents[2]
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"]
 
 #: An outside bot. argv: MODE LOG STATE_DIR. It logs every message it receives to LOG (one JSON

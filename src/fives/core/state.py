@@ -376,10 +376,6 @@ class State:
             return self.leader, self.round_end
         return None
 
-    def lead_reason(self) -> str:
-        """Why the next round's leader is who it is (``by lot``, ``rotate`` ...), in words."""
-        return self._lead_reason()
-
     def _lead_reason(self) -> str:
         game = self.config.game
         rule = game.first_lead if self._previous_round() is None else game.next_lead
