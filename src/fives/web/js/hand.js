@@ -44,6 +44,12 @@ export function sizeHand(hand, count) {
 
 // The last tile a pointer tapped or dropped, and when.
 let handled = { tile: null, at: 0 };
+// A tile is being dragged: the hand is not redrawn under the finger meanwhile.
+let active = false;
+
+export function dragging() {
+  return active;
+}
 
 // Tap or drag with any pointer. handlers: tap() for a press and release without moving;
 // start() when a drag begins (select the tile; do not re-render the hand, the pointer is
@@ -51,13 +57,14 @@ let handled = { tile: null, at: 0 };
 // element under the pointer at release, cancel().
 export function draggable(button, tile, handlers) {
   let start = null;
-  let dragging = false;
+  let moving = false;
   let floater = null;
   const under = (e) => document.elementFromPoint(e.clientX, e.clientY);
   const clear = () => {
     if (floater) floater.remove();
     floater = null;
-    dragging = false;
+    moving = false;
+    active = false;
     start = null;
     button.classList.remove("dragging");
   };
@@ -69,9 +76,10 @@ export function draggable(button, tile, handlers) {
   });
   button.addEventListener("pointermove", (e) => {
     if (!start || e.pointerId !== start.id) return;
-    if (!dragging) {
+    if (!moving) {
       if (Math.hypot(e.clientX - start.x, e.clientY - start.y) < 10) return;
-      dragging = true;
+      moving = true;
+      active = true;
       button.classList.add("dragging");
       floater = document.createElement("div");
       floater.className = "drag-tile";
@@ -85,7 +93,7 @@ export function draggable(button, tile, handlers) {
   });
   button.addEventListener("pointerup", (e) => {
     if (!start || e.pointerId !== start.id) return;
-    const wasDragging = dragging;
+    const wasDragging = moving;
     const target = wasDragging ? under(e) : null;
     clear();
     // the click that may follow this release is answered here already
@@ -93,11 +101,14 @@ export function draggable(button, tile, handlers) {
     if (wasDragging) handlers.drop(target);
     else handlers.tap(); // a tap, whether or not the browser follows it with a click
   });
-  button.addEventListener("pointercancel", () => {
-    const wasDragging = dragging;
+  const cancel = () => {
+    const wasDragging = moving;
     clear();
     if (wasDragging) handlers.cancel();
-  });
+  };
+  button.addEventListener("pointercancel", cancel);
+  // the browser took the pointer away (the tile left the page, a gesture began)
+  button.addEventListener("lostpointercapture", () => { if (moving) cancel(); });
 }
 
 // Was this click on `tile` already answered as a pointer's tap or drop? Browsers may swallow

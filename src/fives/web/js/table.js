@@ -9,7 +9,7 @@ import { renderLayout } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
 import { renderRulesInto } from "./rules.js";
 import { summaryElement, scoreList } from "./summary.js";
-import { sizeHand, draggable, handledByPointer } from "./hand.js";
+import { sizeHand, draggable, dragging, handledByPointer } from "./hand.js";
 import { setupSound, turnSignal } from "./notify.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -157,7 +157,7 @@ function render() {
     return;
   }
   renderSeats();
-  renderHand();
+  if (!dragging()) renderHand(); // redrawn when the tile is dropped
   renderScores();
   renderStatus();
   renderClock();
