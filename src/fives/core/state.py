@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import Final, NamedTuple
 
 from fives.core.games import Config
 from fives.core.history import LogEntry, PastRound, history_of, public_end
@@ -182,28 +182,45 @@ def _norm(x: Score) -> Score:
     return x
 
 
-@dataclass(frozen=True)
-class Lot:
+class Lot(NamedTuple):
     """C-11 as it is drawn at a table: each seat draws a tile from the shuffled set, the most
-    pips leads, tied seats draw again. ``draws`` holds every draw, (seat, tile) per seat."""
+    pips leads, tied seats draw again. ``drawn`` holds each draw as (seats, tile ids)."""
 
     leader: int
-    draws: tuple[tuple[tuple[int, Tile], ...], ...]
+    drawn: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+
+    @property
+    def draws(self) -> tuple[tuple[tuple[int, Tile], ...], ...]:
+        """Every draw: (seat, tile) for each seat that drew."""
+        return tuple(
+            tuple((seat, ALL_TILES[tid]) for seat, tid in zip(seats, tids))
+            for seats, tids in self.drawn
+        )
+
+    def __repr__(self) -> str:
+        return f"Lot(leader={self.leader}, draws={self.draws!r})"
 
 
 def draw_lot(rng: random.Random, players: int) -> Lot:
     """Draw the lot (C-11) among ``players`` seats; fair by symmetry, ties drawn again."""
-    contenders = list(range(players))
-    draws: list[tuple[tuple[int, Tile], ...]] = []
+    rand = rng.random
+    contenders = tuple(range(players))
+    drawn: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     while True:
-        tiles = rng.sample(ALL_TILES, len(contenders))
-        this = tuple(zip(contenders, tiles))
-        draws.append(this)
-        best = max(t.pips for t in tiles)
-        top = [seat for seat, t in this if t.pips == best]
-        if len(top) == 1:
-            return Lot(top[0], tuple(draws))
-        contenders = top
+        taken = 0
+        tids: list[int] = []
+        for _ in contenders:
+            tid = int(rand() * 28)
+            while taken >> tid & 1:  # each seat draws a different tile of the set
+                tid = int(rand() * 28)
+            taken |= 1 << tid
+            tids.append(tid)
+        drawn.append((contenders, tuple(tids)))
+        pips = [_TILE_PIPS[t] for t in tids]
+        best = max(pips)
+        if pips.count(best) == 1:
+            return Lot(contenders[pips.index(best)], tuple(drawn))
+        contenders = tuple(c for c, p in zip(contenders, pips) if p == best)
 
 
 class State:
