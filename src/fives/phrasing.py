@@ -99,6 +99,10 @@ class Tr:
     def tiles(self, n: int) -> str:
         return t("tui.tile_count_one" if n == 1 else "tui.tile_count", self.lang, n=n)
 
+    def game(self, name: str) -> str:
+        """A game's name: one translation of it everywhere (the browser's too)."""
+        return t(f"common.game.{name}", self.lang)
+
 
 #: the seat name of a person at the keyboard (in records and ``--bots``)
 HUMAN = "human"
@@ -178,7 +182,7 @@ class Names:
         return self.tr("who.team", a=side, b=side + 2)
 
     def game(self) -> str:
-        return self.tr(f"game.{self.config.game.name}")
+        return self.tr.game(self.config.game.name)
 
 
 def action_text(tr: Tr, action: Action, game: Game) -> str:

@@ -102,3 +102,19 @@ def find_seed(need_draw: bool = True, need_side: bool = True, start: int = 1) ->
         if (r["draws"] > 0 or not need_draw) and (r["side_arm"] or not need_side):
             return seed
     raise RuntimeError("no seed gives a side arm and a draw")
+
+
+def state(page: Any) -> dict[str, Any] | None:
+    return page.evaluate("window.fivesState ? window.fivesState() : null")
+
+
+def my_choice(st: dict[str, Any] | None) -> list[str] | None:
+    """The legal actions when it is this page's turn with a real choice (not a forced draw)."""
+    if not st or not st["view"] or st["summary"] or st["result"]:
+        return None
+    view = st["view"]
+    if st["you"] is None or view["turn"] != st["you"] or not view["legal"]:
+        return None
+    if view["legal"] in (["draw"], ["pass"]):
+        return None
+    return view["legal"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import httpx
 import pytest
@@ -35,6 +36,37 @@ def test_catalogue_endpoint(shared_server: str) -> None:
         assert data["lang"] == lang
         assert data["messages"]["common.points"]
     assert httpx.get(f"{shared_server}/api/i18n/fr", timeout=5).status_code == 404
+
+
+def test_text_is_compressed_and_the_client_is_cached_by_version(shared_server: str) -> None:
+    """Issue 11: gzip for text; the client's files under a content-hashed URL for a year; pages
+    and catalogues revalidated by ETag (a 304 costs a few bytes)."""
+    gz = {"Accept-Encoding": "gzip"}
+    page = httpx.get(f"{shared_server}/t/abc123", headers=gz, timeout=5)
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-cache"
+    version = re.search(r'"/static/([0-9a-f]{12})/js/table\.js"', page.text).group(1)
+    assert '"/static/js/' not in page.text and '"/static/css/' not in page.text
+    assert httpx.get(f"{shared_server}/t/abc123", timeout=5,
+                     headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+    script = httpx.get(f"{shared_server}/static/{version}/js/table.js", headers=gz, timeout=5)
+    assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"
+    assert script.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert int(script.headers["content-length"]) < len(script.content) / 2
+    # the plain URL still works, revalidated
+    assert httpx.get(f"{shared_server}/static/js/table.js", timeout=5).headers["cache-control"] == "no-cache"
+    for lang in ("en", "hi"):
+        fixed = httpx.get(f"{shared_server}/api/i18n/{lang}?v={version}", headers=gz, timeout=5)
+        assert fixed.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert fixed.headers["content-encoding"] == "gzip"
+        # the Hindi catalogue: about 74 KB of text, about 13 KB on the wire
+        assert int(fixed.headers["content-length"]) < len(fixed.content) / 3
+        # only what the browser reads (the terminal's words stay home)
+        assert {key.split(".")[0] for key in fixed.json()["messages"]} == {"web", "common", "rules"}
+        plain = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5)
+        assert plain.headers["cache-control"] == "no-cache"
+        again = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5,
+                          headers={"If-None-Match": plain.headers["etag"]})
+        assert again.status_code == 304 and not again.content
 
 
 def test_meta(shared_server: str) -> None:

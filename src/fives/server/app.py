@@ -13,16 +13,18 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
-from fives.i18n import LANGUAGES, catalogue
+from fives.i18n import LANGUAGES
+from fives.server.assets import Assets, PlainStatic, VersionedStatic
 from fives.server.bots import bot_levels
 from fives.server.manager import TableManager
 from fives.server.messages import ClientError, parse_message
@@ -68,13 +70,6 @@ async def _json_body(request: Request) -> Any:
         raise ClientError("bad_json") from None
 
 
-def _page(name: str) -> Any:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
-
-    return endpoint
-
-
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
     """The app; ``store`` replaces the SQLite file of ``settings.db`` (another database)."""
     settings = settings or Settings()
@@ -93,6 +88,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         finally:
             await manager.shutdown()
             store.close()
+
+    assets = Assets.load(WEB)
+
+    def _page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return assets.page(request, name)
+
+        return endpoint
 
     buckets: dict[str, TokenBucket] = {}
 
@@ -120,10 +123,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(request, ClientError("bad_lang"), 404)
-        return JSONResponse(
-            {"lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)},
-            headers={"Cache-Control": "no-cache"},
-        )
+        return assets.catalogue(request, lang)
 
     async def api_meta(request: Request) -> Response:
         games = {
@@ -325,7 +325,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         code = "not_found" if status == 404 else "server"
         if request.url.path.startswith("/api/"):
             return _error(request, ClientError(code), status)
-        return FileResponse(WEB / "error.html", status_code=status)
+        return assets.page(request, "error.html", status)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         log.error("request %s failed: %r", request.url.path, exc)
@@ -348,10 +348,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/matches/{table_id}/replay", api_replay),
         Route("/api/example", api_example),
         WebSocketRoute("/ws/{table_id}", ws_table),
-        Mount("/static", StaticFiles(directory=WEB), name="static"),
+        Mount(f"/static/{assets.version}", VersionedStatic(directory=WEB)),
+        Mount("/static", PlainStatic(directory=WEB), name="static"),
     ]
     return Starlette(
         routes=routes,
         lifespan=lifespan,
+        # text (pages, scripts, catalogues, JSON) compressed for slow connections
+        middleware=[Middleware(GZipMiddleware, minimum_size=500)],
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
