@@ -287,7 +287,7 @@ def test_bad_options_give_one_error_line(tmp_path: Path) -> None:
         (("--bots", "nobody"), "error: Unknown bot nobody"),
         (("--seat", "3"), "error: --seat must be a seat from 0 to 1, not 3."),
         (("--resume", str(tmp_path / "missing.json")), "error: Cannot read"),
-        (("--lang", "hi", "--players", "7"), "त्रुटि: --players 2, 3 या 4 होना चाहिए, 7 नहीं।"),
+        (("--lang", "hi", "--players", "7"), "error: --players 2, 3 या 4 होना चाहिए, 7 नहीं।"),
     ]:
         game = Game(*args, home=tmp_path)
         rest = game.finish()

@@ -21,8 +21,7 @@ from fives.cli import (
     serve_cmd,
     tournament_cmd,
 )
-from fives.cli.errors import UsageError
-from fives.i18n import t
+from fives.cli.errors import UsageError, print_error
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd, play_cmd]
 
@@ -60,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"{t('tui.error', exc.lang)}: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

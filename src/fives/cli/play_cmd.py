@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fives.bots import BOT_NAMES, BotError, BotName
+from fives.cli.errors import print_error
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
@@ -60,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         setup, state = build(args, tr)
     except SetupError as exc:
-        print(f"{tr('error')}: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return 2
     except ImportError:
-        print(f"{tr('error')}: {tr('err.rich')}", file=sys.stderr)
+        print_error(tr("err.rich"))
         return 2
     return play(setup, state, tr, full_screen=full_screen_wanted(args.plain))
 
@@ -98,7 +99,7 @@ def play(setup: Any, state: State | None, tr: Tr, full_screen: bool = False) -> 
             match.open_bots()
         except BotStartError as exc:
             match.close()
-            print(f"{tr('error')}: {exc}", file=sys.stderr)
+            print_error(str(exc))
             return 2
         try:
             outcome = _run_app(match) if full_screen else _run_transcript(match)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
 from collections.abc import Sequence
 from typing import Any
 
+from fives.cli.errors import print_error
 from fives.core.account import account_of
 from fives.core.outcome import RoundEnd
 from fives.core.record import Record, RecordError, replay_state, report_of
@@ -54,10 +54,8 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     rt = Tr(lang, "replay.")
-    error = Tr(lang)("error")
-
     def fail(text: str) -> int:
-        print(f"{error}: {text}", file=sys.stderr)
+        print_error(text)
         return 2
 
     if args.json and args.layout:

@@ -124,7 +124,7 @@ class Record:
                 rules=rules,
             )
         except RulesError as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError(str(exc), key=exc.key, params=exc.params) from None
         seats = data.get("seats")
         if seats is not None and (
             not isinstance(seats, list)
@@ -224,7 +224,7 @@ def replay_state(record: Record) -> State:
         try:
             state.start_round(rnd.hands, rnd.stock, rnd.leader)
         except DealError as exc:
-            raise RecordError(str(exc), round_no=i) from None
+            raise RecordError(str(exc), round_no=i, key=exc.key, params=exc.params) from None
         for k, text in enumerate(rnd.actions):
             seat = state.turn if state.turn >= 0 else None
             if state.round_end is not None:
@@ -238,7 +238,7 @@ def replay_state(record: Record) -> State:
             except NotationError as exc:
                 raise RecordError(
                     str(exc), round_no=i, action_no=k, seat=seat, action=text,
-                    legal=state.legal_actions(),
+                    legal=state.legal_actions(), key=exc.key, params=exc.params,
                 ) from None
             try:
                 state.play(action)
