@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from fives.bots import make_bot
+from fives.bots.host import bot_rng, deal_rng
 from fives.core.games import Config
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, DRAW, PASS
 from fives.core.view import view_of
-from fives.server.table import bot_rng, deal_rng
 from server.harness import fast_settings, running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -85,7 +85,7 @@ def simulate_first_round(seed: int) -> dict[str, Any]:
         elif len(codes) == 1:
             code = codes[0]
         else:
-            rng = random.Random(bot_rng(seed, n).getrandbits(64))
+            rng = random.Random(bot_rng(seed, seat, n).getrandbits(64))
             code = int(bot.choose(view_of(state, seat), rng))
         state.apply_code(code)
         n += 1

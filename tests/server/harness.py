@@ -25,8 +25,10 @@ TILE = re.compile(r"\b([0-6])-([0-6])\b")
 
 
 def fast_settings(db: str, **kw: Any) -> Settings:
+    """Instant bots, no limits in the way, and the development mode that lets a test choose
+    a table's seed (so it can predict the deals)."""
     base = dict(db=db, bot_delay=0.0, forced_delay=0.0, round_pause=0.0, bot_workers=0,
-                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0)
+                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 

@@ -24,7 +24,8 @@ from .harness import SeatClient, create_table, play_to_end
 def serve(db: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
-         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0"],
+         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
+         "--dev-seeds"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

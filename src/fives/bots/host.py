@@ -59,14 +59,23 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def deal_rng(seed: int) -> random.Random:
-    """The random source of a match's deals: the same seed deals the same rounds."""
-    return random.Random(derive_seed(seed, "deals"))
+def deal_rng(seed: int, round_no: int | None = None) -> random.Random:
+    """The random source of a match's deals: the same seed deals the same rounds.
+
+    Without ``round_no`` one stream deals every round in turn; with it, that round's own
+    stream (for a table that deals one round at a time and may restart between rounds).
+    """
+    if round_no is None:
+        return random.Random(derive_seed(seed, "deals"))
+    return random.Random(derive_seed(seed, "deals", round_no))
 
 
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """The random source of the bot in ``seat``."""
-    return random.Random(derive_seed(seed, "bot", seat))
+def bot_rng(seed: int, seat: int, decision: int | None = None) -> random.Random:
+    """The random source of the bot in ``seat``: one stream for the match, or with
+    ``decision`` (a table's action counter) that decision's own."""
+    if decision is None:
+        return random.Random(derive_seed(seed, "bot", seat))
+    return random.Random(derive_seed(seed, "bot", seat, decision))
 
 
 def _forfeit_rng(seed: int, seat: int) -> random.Random:

@@ -41,6 +41,9 @@ def register(sub: Any) -> None:
                    help="processes for the heavier bots (default 1; 0: think inline)")
     p.add_argument("--create-rate", type=float, default=30.0, metavar="N",
                    help="tables one address may create per minute (default 30; 0: no limit)")
+    p.add_argument("--dev-seeds", action="store_true",
+                   help="development and tests only: let a client choose a table's seed, "
+                        "which predicts every hand (off: deals are the server's secret)")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
@@ -93,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         round_pause=args.round_pause,
         bot_workers=max(0, args.bot_workers),
         create_rate=args.create_rate,
+        dev_seeds=args.dev_seeds,
     )
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]

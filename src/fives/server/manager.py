@@ -9,6 +9,7 @@ import secrets
 import time
 from typing import Any
 
+from fives.bots.host import derive_seed
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
@@ -173,8 +174,12 @@ class TableManager:
                 raise ClientError("bad_seats")
             seats[creator]["name"] = clean_name(str(spec.get("name") or "")[:200])
         seed = spec.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ClientError("bad_request")
+        if seed is not None:
+            # A client that chooses the seed knows every hand and the stock: tests only.
+            if not self.settings.dev_seeds:
+                raise ClientError("seed_not_allowed")
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+                raise ClientError("bad_request")
         meta = {
             "game": cfg.game.name,
             "players": cfg.players,
@@ -182,7 +187,8 @@ class TableManager:
             "target": cfg.target,
             "rules": {},
             "turn_time": float(turn_time or 0),
-            "seed": seed if seed is not None else secrets.randbits(48),
+            "seed": seed if seed is not None else secrets.randbits(64),
+            "deals": "fixed-seed" if seed is not None else "server-random",
             "seats": seats,
             "host": None,
         }
@@ -196,7 +202,10 @@ class TableManager:
             if k not in ("seed", "rematch", "rematch_of", "seats")
         }
         meta["seats"] = [s.to_meta() for s in old.seats]
-        meta["seed"] = secrets.randbits(48)
+        # a test's seeded table stays predictable in its rematch; any other gets a new secret
+        fixed = old.meta.get("deals") == "fixed-seed"
+        meta["seed"] = derive_seed(old.seed, "rematch") if fixed else secrets.randbits(64)
+        meta["deals"] = "fixed-seed" if fixed else "server-random"
         meta["rematch_of"] = old.id
         table = Table.new(self, self._new_id(), meta)
         self.tables[table.id] = table

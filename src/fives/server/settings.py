@@ -34,3 +34,6 @@ class Settings:
     finished_ttl: float = 600.0
     #: bot levels that think in a separate process (heavier ones); 0 workers: all inline
     bot_workers: int = 1
+    #: development and tests only: accept a client's ``seed`` for the deals and the bots, so
+    #: a test can predict every hand. Off, every table's randomness comes from ``secrets``.
+    dev_seeds: bool = False

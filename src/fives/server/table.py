@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from fives.bots.host import bot_rng, deal_rng
 from fives.core.games import Config
 from fives.core.record import Record, RecordRound, record_of, replay_state
 from fives.core.state import State
@@ -39,7 +40,7 @@ from fives.store.base import StoredAction, StoredTable, StoreError
 if TYPE_CHECKING:
     from fives.server.manager import TableManager
 
-__all__ = ["Conn", "Seat", "Table", "bot_rng", "deal_rng", "hash_token"]
+__all__ = ["Conn", "Seat", "Table", "hash_token"]
 
 log = logging.getLogger("fives.server")
 
@@ -49,16 +50,6 @@ _PASS = int(PASS)
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def deal_rng(seed: int, round_no: int) -> random.Random:
-    """The random source of a table's deal for one round (reproducible from the seed)."""
-    return random.Random(f"{seed}:deal:{round_no}")
-
-
-def bot_rng(seed: int, n: int) -> random.Random:
-    """The random source of the bot that decides at counter ``n``."""
-    return random.Random(f"{seed}:bot:{n}")
 
 
 def _dumps(obj: Any) -> str:
@@ -572,6 +563,8 @@ class Table:
         record = record_of(self.state, seats=[s.record_name() for s in self.seats])
         data = record.to_data()
         data["table"] = self.id
+        # whether the deals were the server's secret or a test's fixed seed
+        data["deals"] = self.meta.get("deals", "unknown")
         try:
             self.store.finish(self.id, data, ts)
         except StoreError:
@@ -751,7 +744,7 @@ class Table:
         if len(legal) == 1:
             return legal[0]
         view = view_of(state, seat_no)
-        seed = bot_rng(self.seed, self.n).getrandbits(64)
+        seed = bot_rng(self.seed, seat_no, self.n).getrandbits(64)
         action = await self.manager.bots.choose(level, view, seed)
         code = int(action)
         if code not in legal:
