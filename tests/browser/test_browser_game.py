@@ -209,9 +209,17 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     a.wait_for_url(re.compile(r"/t/"))
     expect(a.locator("#waiting-panel")).to_be_visible()
     link = a.input_value("#share-link")
-    # the lobby lists it as open to join
+    # a table for a friend is private: not in the lobby, reached by its invite link only
+    table = a.url.rsplit("/", 1)[1]
     tables = httpx.get(f"{live_server}/api/tables", timeout=5).json()["tables"]
-    assert any(link.endswith(t["id"]) and t["free"] == [1] for t in tables)
+    assert table not in {t["id"] for t in tables}
+    assert re.search(r"/t/" + table + r"\?invite=[\w-]{16,}$", link), link
+    expect(a.locator("#share-text")).to_contain_text("private")
+    stranger = b_ctx.new_page()
+    stranger.goto(f"{live_server}/t/{table}")
+    expect(stranger.locator("#conn-status")).to_have_text(
+        catalogue("hi")["web.error.private_table"])
+    stranger.close()
     b.goto(link)
     expect(b.locator("#join-panel")).to_be_visible()
     b.fill("#join-name", "Bea")
@@ -237,7 +245,8 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
             break
         tiles_a = set(a.locator("#hand .hand-tile").evaluate_all("els => els.map(e => e.dataset.tile)"))
         tiles_b = set(b.locator("#hand .hand-tile").evaluate_all("els => els.map(e => e.dataset.tile)"))
-        if sa["n"] == sb["n"]:
+        # compare only a moment where neither page heard of a move while we read it
+        if sa["n"] == sb["n"] == state(a)["n"] == state(b)["n"]:
             assert tiles_a == set(sa["view"]["hand"]) and tiles_b == set(sb["view"]["hand"])
             assert not tiles_a & tiles_b
         a.wait_for_timeout(50)

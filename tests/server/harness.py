@@ -25,10 +25,11 @@ TILE = re.compile(r"\b([0-6])-([0-6])\b")
 
 
 def fast_settings(db: str, **kw: Any) -> Settings:
-    """Instant bots, no limits in the way, and the development mode that lets a test choose
-    a table's seed (so it can predict the deals)."""
+    """Instant bots, no limits in the way (every test client comes from one address), and the
+    development mode that lets a test choose a table's seed (so it can predict the deals)."""
     base = dict(db=db, bot_delay=0.0, forced_delay=0.0, round_pause=0.0, bot_workers=0,
-                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True)
+                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True,
+                seats_per_address=10000, open_seats_per_address=4)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 
@@ -70,6 +71,7 @@ class SeatClient:
     table: str
     token: str | None = None
     lang: str = "en"
+    invite: str | None = None  # a private table's invite (from its creation)
     messages: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     seat: int | None = None
@@ -86,6 +88,8 @@ class SeatClient:
             msg: dict[str, Any] = {"type": "hello", "lang": self.lang}
             if self.token:
                 msg["token"] = self.token
+            if self.invite:
+                msg["invite"] = self.invite
             await self.send(msg)
             welcome = await self.wait(lambda m: m["type"] == "welcome")
             self.seat = welcome["seat"]

@@ -103,3 +103,164 @@ def test_a_test_server_deals_what_its_seed_predicts(server: str) -> None:
 def test_a_bad_seed_is_refused_even_for_tests(server: str, seed: Any) -> None:
     r = httpx.post(f"{server}/api/tables", json={"name": "Asha", "seed": seed}, timeout=5)
     assert r.status_code == 400 and r.json()["error"] == "bad_request"
+
+
+# -- 2. private tables, seat caps, silent seat holders --------------------------------------
+
+
+def friends_table(base: str, **kw: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = dict(game="all-fives", players=3, name="Asha", turn_time=0,
+                                seats=[{"kind": "human"}] * 3)
+    spec.update(kw)
+    return create_table(base, **spec)
+
+
+def lobby_ids(base: str) -> set[str]:
+    return {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]}
+
+
+def test_friend_tables_are_private_unlisted_and_closed_to_strangers(server: str) -> None:
+    created = friends_table(server)
+    assert created["private"] is True and len(created["invite"]) >= 16
+    assert created["invite"] not in created["table"]
+    opened = friends_table(server, private=False)
+    assert opened["private"] is False and opened["invite"] is None
+    bots = httpx.post(f"{server}/api/play-now", json={"name": "Asha"}, timeout=5).json()
+    assert bots["private"] is False
+    listed = lobby_ids(server)
+    assert created["table"] not in listed
+    assert {opened["table"], bots["table"]} <= listed
+
+    async def go() -> None:
+        # a stranger who knows the table id but not the invite is turned away
+        for invite in (None, "guess", created["invite"][:-1] + "x"):
+            stranger = SeatClient(server, created["table"], invite=invite)
+            await stranger.connect(hello=False)
+            hello: dict[str, Any] = {"type": "hello"}
+            if invite:
+                hello["invite"] = invite
+            await stranger.send(hello)
+            err = await stranger.wait(lambda m: m["type"] == "error")
+            assert err["code"] == "private_table"
+            await asyncio.wait_for(stranger._task, 5)  # the server closed the connection
+            assert stranger.ws.close_code == 4403
+            assert not any(m["type"] == "state" for m in stranger.messages)
+        # the invite lets a friend in, to watch or to take a seat; the seat's token alone
+        # brings the creator back; both are told the invite (to share it)
+        friend = await SeatClient(server, created["table"], invite=created["invite"]).connect()
+        assert friend.seat is None and friend.messages[0]["invite"] == created["invite"]
+        await friend.send({"type": "join", "seat": 1, "name": "Bea"})
+        await friend.wait(lambda m: m["type"] == "joined")
+        host = await SeatClient(server, created["table"], created["token"]).connect()
+        assert host.seat == 0 and host.messages[0]["invite"] == created["invite"]
+        assert host.state["info"]["private"] is True
+        for c in (friend, host):
+            await c.close()
+
+    run(go())
+
+
+def test_a_private_match_is_shown_only_to_those_with_its_invite(server: str) -> None:
+    created = create_table(server, game="block", players=2, watch=True, target=10, turn_time=0,
+                           private=True, seats=[{"kind": "bot", "level": "random"}] * 2)
+    table, invite = created["table"], created["invite"]
+
+    async def go() -> None:
+        c = await SeatClient(server, table, invite=invite).connect()
+        await c.wait(lambda m: m["type"] == "state" and m["result"] is not None, 60)
+        await c.close()
+
+    run(go())
+    for path in (f"/api/matches/{table}/record", f"/api/matches/{table}/replay"):
+        assert httpx.get(server + path, timeout=5).status_code == 404
+        assert httpx.get(server + path + "?invite=nope", timeout=5).status_code == 404
+        assert httpx.get(server + path + f"?invite={invite}", timeout=5).status_code == 200
+    listed = httpx.get(f"{server}/api/matches", timeout=5).json()["matches"]
+    assert table not in {m["id"] for m in listed}
+
+
+def test_one_seat_per_address_at_an_open_table_and_a_cap_in_all(tmp_path) -> None:
+    """The squatter of the attack took all the free seats of five tables from one address."""
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), open_seats_per_address=1,
+                             seats_per_address=3)
+    with running_server(settings) as base:
+        opened = friends_table(base, private=False)
+        private = friends_table(base)
+
+        async def go() -> None:
+            squatter = await SeatClient(base, opened["table"]).connect()
+            await squatter.send({"type": "join", "seat": 1, "name": "Sam"})
+            err = await squatter.wait(lambda m: m["type"] == "error")
+            assert err["code"] == "one_seat_each"  # the creator's address already sits here
+            # friends sharing one address (a family's wifi) may sit together at a private one
+            friend = await SeatClient(base, private["table"], invite=private["invite"]).connect()
+            await friend.send({"type": "join", "seat": 1, "name": "Bea"})
+            await friend.wait(lambda m: m["type"] == "joined")
+            # three seats are now held from this address: no fourth, anywhere
+            other = await SeatClient(base, private["table"], invite=private["invite"]).connect()
+            await other.send({"type": "join", "seat": 2, "name": "Cy"})
+            err = await other.wait(lambda m: m["type"] == "error")
+            assert err["code"] == "too_many_seats" and "3" in err["message"]
+            for c in (squatter, friend, other):
+                await c.close()
+
+        run(go())
+        r = httpx.post(f"{base}/api/play-now", json={"name": "Asha"}, timeout=5)
+        assert r.status_code == 400 and r.json()["error"] == "too_many_seats"
+
+
+def test_a_seat_left_at_a_waiting_table_is_freed_for_others(tmp_path) -> None:
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), seat_release=0.3)
+    with running_server(settings) as base:
+        created = friends_table(base)
+
+        async def go() -> None:
+            host = await SeatClient(base, created["table"], created["token"]).connect()
+            guest = await SeatClient(base, created["table"], invite=created["invite"]).connect()
+            await guest.send({"type": "join", "seat": 1, "name": "Bea"})
+            joined = await guest.wait(lambda m: m["type"] == "joined")
+            await host.wait(lambda m: m["type"] == "state" and m["info"]["seats"][1]["claimed"])
+            start = len(host.messages)
+            await guest.close()
+            st = await host.wait(lambda m: m["type"] == "state"
+                                 and not m["info"]["seats"][1]["claimed"], 5, start)
+            assert st["info"]["seats"][1]["name"] is None
+            assert st["info"]["seats"][0]["claimed"]  # the host (who is here) keeps theirs
+            # the old token no longer opens the seat
+            back = await SeatClient(base, created["table"], joined["token"],
+                                    invite=created["invite"]).connect()
+            assert back.seat is None
+            for c in (host, back):
+                await c.close()
+
+        run(go())
+
+
+@pytest.mark.parametrize("leaves", [False, True])
+def test_a_silent_player_without_a_clock_hands_the_seat_to_a_bot(tmp_path, leaves: bool) -> None:
+    """No clock: a player who stays silent on their turn (or sooner, one who left) does not
+    hold the table for ever; a bot plays for them until they come back."""
+    idle, absent = (60.0, 0.3) if leaves else (0.5, 60.0)
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), idle_turn=idle, absent_turn=absent)
+    with running_server(settings) as base:
+        created = create_table(base, game="draw", players=2, name="Asha", turn_time=0,
+                               seats=[{"kind": "human"}, {"kind": "human"}])
+
+        async def go() -> None:
+            a = await SeatClient(base, created["table"], created["token"]).connect()
+            b = await SeatClient(base, created["table"], invite=created["invite"]).connect()
+            await b.send({"type": "join", "seat": 1, "name": "Bea"})
+            await b.wait(lambda m: m["type"] == "joined")
+            b.seat = 1
+            st = await a.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+            mover = st["view"]["turn"]
+            watcher = b if mover == 0 else a
+            if leaves:
+                await (a if mover == 0 else b).close()
+            ev = await watcher.wait(lambda m: m["type"] == "state" and m["event"] is not None
+                                    and m["event"].get("how") == "away", 10)
+            assert ev["event"]["seat"] == mover and ev["info"]["seats"][mover]["away"]
+            for c in (a, b):
+                await c.close()
+
+        run(go())

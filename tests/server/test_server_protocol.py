@@ -45,7 +45,7 @@ def two_humans(base: str, game: str = "all-fives", **kw: Any) -> dict[str, Any]:
 
 async def seat_both(base: str, created: dict[str, Any], lang: str = "en") -> tuple[SeatClient, SeatClient]:
     a = await SeatClient(base, created["table"], created["token"], lang=lang).connect()
-    b = await SeatClient(base, created["table"], lang=lang).connect()
+    b = await SeatClient(base, created["table"], lang=lang, invite=created["invite"]).connect()
     await b.send({"type": "join", "seat": 1, "name": "Bea"})
     joined = await b.wait(lambda m: m["type"] == "joined")
     b.seat = 1
@@ -183,7 +183,11 @@ def test_bad_messages_get_a_clear_error(shared_server: str, raw: str, code: str)
 
     async def go() -> None:
         c = await SeatClient(shared_server, created["table"], created["token"]).connect()
-        n = c.state["n"]
+        # a position that waits for us (the bot may still be moving when we arrive)
+        st = await c.wait(lambda m: m["type"] == "state" and m["view"] is not None
+                          and m["view"]["turn"] == c.seat
+                          and m["view"]["legal"] not in ([], ["pass"], ["draw"]))
+        n = st["n"]
         err = await error_for(c, raw)
         assert err["code"] == code
         assert err["message"] and not err["message"].startswith("web.error")
@@ -245,12 +249,13 @@ def test_rate_limit(tmp_path) -> None:
 
 def test_join_seats_and_start_with_bots(server: str) -> None:
     created = create_table(server, game="muggins", players=3, name="Asha", turn_time=0,
+                           private=False,
                            seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
 
     async def go() -> None:
         host = await SeatClient(server, created["table"], created["token"]).connect()
         assert host.state["info"]["status"] == "waiting"
-        guest = await SeatClient(server, created["table"]).connect()
+        guest = await SeatClient(server, created["table"], invite=created["invite"]).connect()
         assert (await error_for(guest, {"type": "join", "seat": 0, "name": "Bea"}))["code"] == "seat_taken"
         assert (await error_for(guest, {"type": "join", "seat": 7, "name": "Bea"}))["code"] == "bad_seat"
         assert (await error_for(guest, {"type": "join", "seat": 1, "name": "   "}))["code"] == "bad_name"
@@ -267,7 +272,7 @@ def test_join_seats_and_start_with_bots(server: str) -> None:
         await host.send({"type": "start"})
         st = await host.wait(lambda m: m["type"] == "state" and m["info"]["status"] == "playing")
         assert st["info"]["seats"][2]["kind"] == "bot"
-        late = await SeatClient(server, created["table"]).connect()
+        late = await SeatClient(server, created["table"], invite=created["invite"]).connect()
         assert (await error_for(late, {"type": "join", "seat": 2, "name": "Cy"}))["code"] == "no_free_seat"
         for c in (host, guest, late):
             await c.close()

@@ -91,8 +91,9 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
         proc.wait(10)
 
     with serve(db) as (_proc, base):
-        lobby = httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]
-        assert {t1["table"], t2["table"], t3["table"]} <= {t["id"] for t in lobby}
+        lobby = {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]}
+        assert {t1["table"], t3["table"]} <= lobby
+        assert t2["table"] not in lobby  # private: it comes back, reached by its invite
 
         async def after() -> None:
             # the seat comes back with its token, exactly where it was
@@ -106,7 +107,7 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
             last = await play_to_end([a], random.Random(4), rounds=1, timeout=60)
             assert last["summary"] is not None
             # a waiting table can still be joined, and then starts
-            b = await SeatClient(base, t2["table"]).connect()
+            b = await SeatClient(base, t2["table"], invite=t2["invite"]).connect()
             await b.send({"type": "join", "seat": 1, "name": "Bea"})
             await b.wait(lambda m: m["type"] == "joined")
             await b.wait(lambda m: m["type"] == "state" and m["info"]["status"] == "playing")

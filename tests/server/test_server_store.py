@@ -50,7 +50,7 @@ def test_a_failing_store_refuses_the_action(tmp_path) -> None:
 
         async def go() -> None:
             a = await SeatClient(base, created["table"], created["token"]).connect()
-            b = await SeatClient(base, created["table"]).connect()
+            b = await SeatClient(base, created["table"], invite=created["invite"]).connect()
             await b.send({"type": "join", "seat": 1, "name": "Bea"})
             await b.wait(lambda m: m["type"] == "joined")
             b.seat = 1

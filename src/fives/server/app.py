@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -29,7 +30,7 @@ from fives.server.messages import ClientError, parse_message
 from fives.server.ratelimit import TokenBucket
 from fives.server.replay import replay_frames
 from fives.server.settings import Settings
-from fives.server.table import Conn
+from fives.server.table import Conn, Table
 from fives.store.base import Store
 from fives.store.sqlite import open_store
 
@@ -50,6 +51,12 @@ def _lang(request: Request) -> str:
         if code in LANGUAGES:
             return code
     return "en"
+
+
+def _addr(conn: Request | WebSocket) -> str:
+    """The client's address (as uvicorn gives it: a proxy's forwarded one only from a trusted
+    proxy)."""
+    return conn.client.host if conn.client else "?"
 
 
 def _error(request: Request, err: ClientError, status: int = 400) -> JSONResponse:
@@ -101,7 +108,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         hold a limit, so it is kept per address)."""
         if settings.create_rate <= 0:
             return
-        host = request.client.host if request.client else "?"
+        host = _addr(request)
         bucket = buckets.get(host)
         if bucket is None:
             if len(buckets) > 10000:
@@ -147,16 +154,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             }
         )
 
+    def _created(table: Table, seat: int | None, token: str | None) -> JSONResponse:
+        return JSONResponse(
+            {"table": table.id, "seat": seat, "token": token, "private": table.private,
+             "invite": table.invite},
+            status_code=201,
+        )
+
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tables": manager().lobby()})
         try:
             check_create_rate(request)
             spec = await _json_body(request)
-            table, seat, token = manager().create(spec)
+            table, seat, token = manager().create(spec, _addr(request))
         except ClientError as err:
             return _error(request, err, 429 if err.code == "rate_limited" else 400)
-        return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
+        return _created(table, seat, token)
 
     async def api_play_now(request: Request) -> Response:
         try:
@@ -177,10 +191,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 + [{"kind": "bot", "level": level}] * (players - 1),
                 "seed": body.get("seed"),
             }
-            table, seat, token = manager().create(spec)
+            table, seat, token = manager().create(spec, _addr(request))
         except ClientError as err:
             return _error(request, err, 429 if err.code == "rate_limited" else 400)
-        return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
+        return _created(table, seat, token)
 
     async def api_matches(request: Request) -> Response:
         try:
@@ -188,7 +202,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except ValueError:
             offset = 0
         out = []
-        for stored in manager().store.finished(limit=50, offset=offset):
+        for stored in manager().store.finished(limit=50, offset=offset, listed_only=True):
             meta = stored.meta
             record = stored.record or {}
             out.append(
@@ -209,6 +223,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
         if stored is None:
             raise ClientError("not_found")
+        if stored.meta.get("private"):
+            # a private table's match is shown only to those holding its invite
+            invite = request.query_params.get("invite") or ""
+            secret = stored.meta.get("invite") or ""
+            if not (invite and secret and hmac.compare_digest(invite, secret)):
+                raise ClientError("not_found")
         if stored.status != "over" or stored.record is None:
             raise ClientError("not_finished")
         return stored.record
@@ -259,7 +279,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         table_id = ws.path_params["table_id"]
-        conn = Conn(ws.send_text, settings.rate, settings.burst, close=lambda code: ws.close(code))
+        conn = Conn(ws.send_text, settings.rate, settings.burst, close=lambda code: ws.close(code),
+                    addr=_addr(ws))
         lang = ws.query_params.get("lang")
         if lang in LANGUAGES:
             conn.lang = lang
@@ -294,7 +315,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                             raise ClientError("hello_first")
                         if "lang" in msg:
                             conn.lang = msg["lang"]
-                        table.attach(conn, msg.get("token"))
+                        if not table.attach(conn, msg.get("token"), msg.get("invite")):
+                            await conn.flush()
+                            await ws.close(code=4403)
+                            return
                         continue
                     await table.handle(conn, msg)
                 except ClientError as err:

@@ -91,8 +91,18 @@ class TableManager:
         table.start()
         return table
 
+    def seats_held(self, addr: str) -> int:
+        """Seats held by people from ``addr`` at tables not yet over."""
+        return sum(
+            seat.held_by_person and seat.addr == addr
+            for table in self.tables.values()
+            if table.status != "over"
+            for seat in table.seats
+        )
+
     def lobby(self) -> list[dict[str, Any]]:
-        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        open_tables = [t for t in self.tables.values()
+                       if t.status in ("waiting", "playing") and not t.private]
         open_tables.sort(key=lambda t: (t.status != "waiting", -t.created))
         return [t.lobby_entry() for t in open_tables[:60]]
 
@@ -104,8 +114,9 @@ class TableManager:
             if table_id not in self.tables and self.store.load(table_id) is None:
                 return table_id
 
-    def create(self, spec: TableSpec) -> tuple[Table, int | None, str | None]:
-        """A new table from the lobby's form; the creator takes the first human seat.
+    def create(self, spec: TableSpec, addr: str = "?") -> tuple[Table, int | None, str | None]:
+        """A new table from the lobby's form; the creator (at ``addr``) takes the first human
+        seat.
 
         Returns the table, the creator's seat and its secret token.
         """
@@ -113,9 +124,12 @@ class TableManager:
         token = None
         seat = None
         if creator is not None:
+            if self.seats_held(addr) >= self.settings.seats_per_address:
+                raise ClientError("too_many_seats", {"n": self.settings.seats_per_address})
             token = secrets.token_urlsafe(24)
             seat = creator
             meta["seats"][seat]["token"] = hash_token(token)
+            meta["seats"][seat]["addr"] = addr
             meta["host"] = seat
         table = Table.new(self, self._new_id(), meta)
         self.tables[table.id] = table
@@ -173,6 +187,13 @@ class TableManager:
             if creator is None:
                 raise ClientError("bad_seats")
             seats[creator]["name"] = clean_name(str(spec.get("name") or "")[:200])
+        # Private (reached by its invite link, never listed) or open (in the lobby); a table
+        # with seats for friends is private unless asked otherwise.
+        private = spec.get("private")
+        if private is None:
+            private = any(s["kind"] == "human" for i, s in enumerate(seats) if i != creator)
+        if not isinstance(private, bool):
+            raise ClientError("bad_private")
         seed = spec.get("seed")
         if seed is not None:
             # A client that chooses the seed knows every hand and the stock: tests only.
@@ -191,6 +212,8 @@ class TableManager:
             "deals": "fixed-seed" if seed is not None else "server-random",
             "seats": seats,
             "host": None,
+            "private": private,
+            "invite": secrets.token_urlsafe(12) if private else None,
         }
         return meta, creator
 

@@ -28,7 +28,7 @@ class ClientError(Exception):
 
 #: type -> {field: (python type, required, max length for strings)}
 SHAPES: dict[str, dict[str, tuple[type, bool, int]]] = {
-    "hello": {"token": (str, False, 100), "lang": (str, False, 8)},
+    "hello": {"token": (str, False, 100), "lang": (str, False, 8), "invite": (str, False, 64)},
     "join": {"seat": (int, True, 0), "name": (str, True, 200)},
     "start": {},
     "act": {"action": (str, True, 12), "n": (int, True, 0)},

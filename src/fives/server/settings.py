@@ -34,6 +34,15 @@ class Settings:
     finished_ttl: float = 600.0
     #: bot levels that think in a separate process (heavier ones); 0 workers: all inline
     bot_workers: int = 1
+    #: without a turn clock, the longest a connected player may keep a turn (or the table
+    #: between rounds) before a bot plays for them; for a player who left, ``absent_turn``
+    idle_turn: float = 300.0
+    absent_turn: float = 30.0
+    #: a table still waiting for players frees a seat whose holder left this long ago
+    seat_release: float = 120.0
+    #: seats one address may hold at once over all tables, and at one open (listed) table
+    seats_per_address: int = 8
+    open_seats_per_address: int = 1
     #: development and tests only: accept a client's ``seed`` for the deals and the bots, so
     #: a test can predict every hand. Off, every table's randomness comes from ``secrets``.
     dev_seeds: bool = False

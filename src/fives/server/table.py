@@ -60,10 +60,17 @@ class Conn:
     """One WebSocket connection: its seat (None: spectator), language, outbox and rate limit."""
 
     def __init__(
-        self, send: Any, rate: float, burst: int, queue_size: int = 1000, close: Any = None
+        self,
+        send: Any,
+        rate: float,
+        burst: int,
+        queue_size: int = 1000,
+        close: Any = None,
+        addr: str = "?",
     ) -> None:
         self._send = send  # async callable(str)
         self._close = close  # async callable(code): drop a connection that cannot keep up
+        self.addr = addr  # the client's address (per-address limits)
         self.seat: int | None = None
         self.lang = "en"
         self.greeted = False
@@ -92,12 +99,20 @@ class Conn:
         """Write the outbox to the socket, in order, until closed."""
         while True:
             text = await self.outbox.get()
-            if text is None:
-                if self._close is not None:
-                    with contextlib.suppress(Exception):
-                        await self._close(1008)
-                return
-            await self._send(text)
+            try:
+                if text is None:
+                    if self._close is not None:
+                        with contextlib.suppress(Exception):
+                            await self._close(1008)
+                    return
+                await self._send(text)
+            finally:
+                self.outbox.task_done()
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Wait (a little) until everything queued has been written."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.outbox.join(), timeout)
 
 
 @dataclass
@@ -106,16 +121,31 @@ class Seat:
     level: str | None = None  # the bot's level
     name: str | None = None  # a person's display name
     token_hash: str | None = None
+    addr: str | None = None  # the address that took the seat (seat caps; never sent out)
     conns: set[Conn] = field(default_factory=set)
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # a bot plays for the absent player
+    #: monotonic time the last connection of the seat's holder went away (None: here)
+    left_at: float | None = None
 
     @property
     def claimed(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
 
+    @property
+    def held_by_person(self) -> bool:
+        return self.kind == "human" and self.token_hash is not None
+
     def to_meta(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level, "name": self.name, "token": self.token_hash}
+        return {"kind": self.kind, "level": self.level, "name": self.name,
+                "token": self.token_hash, "addr": self.addr}
+
+    def release(self) -> None:
+        """Free the seat for someone else (its holder was gone too long)."""
+        self.name = self.token_hash = self.addr = None
+        self.left_at = None
+        self.timeouts = 0
+        self.away = False
 
     def record_name(self) -> str:
         if self.kind == "bot":
@@ -149,9 +179,17 @@ class Table:
         self.seed: int = int(meta["seed"])
         self.turn_time: float = float(meta.get("turn_time") or 0)
         self.seats = [
-            Seat(s["kind"], s.get("level"), s.get("name"), s.get("token")) for s in meta["seats"]
+            Seat(s["kind"], s.get("level"), s.get("name"), s.get("token"), s.get("addr"))
+            for s in meta["seats"]
         ]
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.held_by_person:
+                seat.left_at = now  # nobody is connected yet
         self.host: int | None = meta.get("host")
+        #: a private table is reached only with its invite (or a seat's token), never listed
+        self.private = bool(meta.get("private"))
+        self.invite: str | None = meta.get("invite")
         self.n = 0
         self.status = "waiting"
         self.lock = asyncio.Lock()
@@ -160,6 +198,8 @@ class Table:
         self.round_ended_at: float | None = None
         self.deadline: float | None = None  # monotonic time the turn clock runs out
         self.deadline_n = -1
+        self.turn_n = -1  # the counter at which the current turn was first planned
+        self.turn_began = 0.0  # ... and when (monotonic)
         self.last_event: dict[str, Any] | None = None
         self.summary: dict[str, Any] | None = None
         self.finished_at: float | None = None
@@ -275,6 +315,7 @@ class Table:
             "drawing": game.drawing,
             "turn_time": self.turn_time,
             "status": self.status,
+            "private": self.private,
             "host": self.host,
             "seats": [
                 {
@@ -357,37 +398,59 @@ class Table:
 
     # -- connections -------------------------------------------------------------------------
 
-    def attach(self, conn: Conn, token: str | None) -> None:
-        """A ``hello``: take the seat the token opens, or watch."""
-        conn.table = self
-        conn.greeted = True
+    def admits(self, invite: str | None) -> bool:
+        """Whether a connection without a seat may watch: always at an open table, with the
+        invite at a private one."""
+        if not self.private:
+            return True
+        return bool(invite and self.invite and hmac.compare_digest(invite, self.invite))
+
+    def _welcome(self, conn: Conn) -> None:
+        # the invite goes only to those already let in (to share it, or to open the replay)
+        conn.send({"type": "welcome", "table": self.id, "seat": conn.seat,
+                   "private": self.private, "invite": self.invite})
+
+    def attach(self, conn: Conn, token: str | None, invite: str | None = None) -> bool:
+        """A ``hello``: take the seat the token opens, or watch. False: not let in (a private
+        table, without its invite or a seat's token); the caller closes the connection."""
         self.last_seen = time.time()
+        seat_no = None
         if token:
             digest = hash_token(token)
-            for i, seat in enumerate(self.seats):
-                if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
-                    conn.seat = i
-                    seat.conns.add(conn)
-                    if seat.away or seat.timeouts:
-                        seat.away = False
-                        seat.timeouts = 0
-                    conn.send({"type": "welcome", "table": self.id, "seat": i})
-                    self.broadcast()
-                    self._wake.set()
-                    return
-            self.spectators.add(conn)
-            conn.send({"type": "welcome", "table": self.id, "seat": None})
-            conn.error(ClientError("bad_token"), self.n)
+            seat_no = next((i for i, seat in enumerate(self.seats)
+                            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)),
+                           None)
+        if seat_no is None and not self.admits(invite):
+            conn.error(ClientError("private_table"), self.n)
+            return False
+        conn.table = self
+        conn.greeted = True
+        if seat_no is not None:
+            seat = self.seats[seat_no]
+            conn.seat = seat_no
+            seat.conns.add(conn)
+            seat.left_at = None
+            if seat.away or seat.timeouts:
+                seat.away = False
+                seat.timeouts = 0
+            self._welcome(conn)
             self.broadcast()
-            return
+            self._wake.set()
+            return True
         self.spectators.add(conn)
-        conn.send({"type": "welcome", "table": self.id, "seat": None})
+        self._welcome(conn)
+        if token:
+            conn.error(ClientError("bad_token"), self.n)
         self.broadcast()
+        return True
 
     def detach(self, conn: Conn) -> None:
         self.last_seen = time.time()
         if conn.seat is not None:
-            self.seats[conn.seat].conns.discard(conn)
+            seat = self.seats[conn.seat]
+            seat.conns.discard(conn)
+            if not seat.conns:
+                seat.left_at = time.monotonic()
         self.spectators.discard(conn)
         if not self.closed:
             self.broadcast()
@@ -435,20 +498,28 @@ class Table:
         seat = self.seats[seat_no]
         if seat.claimed:
             raise ClientError("seat_taken")
+        # Seat caps, so that nobody can squat free seats: at an open table (strangers) one seat
+        # per address; anywhere, a bounded number of seats held at once.
+        if not self.private and sum(s.held_by_person and s.addr == conn.addr
+                                    for s in self.seats) >= self.settings.open_seats_per_address:
+            raise ClientError("one_seat_each")
+        if self.manager.seats_held(conn.addr) >= self.settings.seats_per_address:
+            raise ClientError("too_many_seats", {"n": self.settings.seats_per_address})
         token = secrets.token_urlsafe(24)
         seat.name = name
         seat.token_hash = hash_token(token)
+        seat.addr = conn.addr
         if self.host is None:
             self.host = seat_no
         try:
             self._save_meta()
         except StoreError:
-            seat.name = None
-            seat.token_hash = None
+            seat.release()
             raise ClientError("server") from None
         self.spectators.discard(conn)
         conn.seat = seat_no
         seat.conns.add(conn)
+        seat.left_at = None
         conn.send({"type": "joined", "table": self.id, "seat": seat_no, "token": token})
         if all(s.claimed for s in self.seats):
             self.status = "playing"
@@ -611,6 +682,8 @@ class Table:
     def _plan(self) -> tuple[str, float] | None:
         """What happens next and in how many seconds; None: wait for a person."""
         state = self.state
+        if self.status == "waiting":
+            return self._release_plan()
         if self.status != "playing" or state.over:
             return None
         if state.needs_deal():
@@ -620,9 +693,11 @@ class Table:
             if not waiting:
                 humans_here = any(s.kind == "human" and s.conns for s in self.seats)
                 return ("deal", 0.0 if humans_here else self._bot_delay())
-            if self.turn_time > 0 and self.round_ended_at is not None:
-                left = self.round_ended_at + self.settings.round_pause - time.monotonic()
-                return ("deal", max(0.0, left))
+            # Nobody holds the table up for ever: with a clock the pause between rounds, without
+            # one the longest a silent player may keep a turn.
+            pause = self.settings.round_pause if self.turn_time > 0 else self.settings.idle_turn
+            if self.round_ended_at is not None:
+                return ("deal", max(0.0, self.round_ended_at + pause - time.monotonic()))
             return None
         seat_no = state.turn
         if seat_no < 0:
@@ -633,13 +708,31 @@ class Table:
         legal = state.legal_codes()
         if len(legal) == 1 and legal[0] in (_DRAW, _PASS):
             return ("forced", self.settings.forced_delay)
-        if self.turn_time <= 0:
+        now = time.monotonic()
+        if self.turn_n != self.n:
+            self.turn_n = self.n
+            self.turn_began = now
+        if self.turn_time > 0:
+            if self.deadline_n != self.n or self.deadline is None:
+                self.deadline_n = self.n
+                self.deadline = now + self.turn_time
+                self.broadcast()  # everyone sees the clock start
+            return ("timeout", max(0.0, self.deadline - now))
+        # No clock: a holder who stays silent too long (or left) hands the seat to a bot.
+        if seat.conns:
+            due = self.turn_began + self.settings.idle_turn
+        else:
+            due = max(self.turn_began, seat.left_at or now) + self.settings.absent_turn
+        return ("idle", max(0.0, due - now))
+
+    def _release_plan(self) -> tuple[str, float] | None:
+        """At a waiting table, a seat whose holder left long ago is freed for someone else (the
+        host's is kept: a table without its host expires instead)."""
+        due = [s.left_at + self.settings.seat_release for i, s in enumerate(self.seats)
+               if i != self.host and s.held_by_person and s.left_at is not None]
+        if not due:
             return None
-        if self.deadline_n != self.n or self.deadline is None:
-            self.deadline_n = self.n
-            self.deadline = time.monotonic() + self.turn_time
-            self.broadcast()  # everyone sees the clock start
-        return ("timeout", max(0.0, self.deadline - time.monotonic()))
+        return ("release", max(0.0, min(due) - time.monotonic()))
 
     async def _drive(self) -> None:
         while not self.closed:
@@ -678,6 +771,17 @@ class Table:
 
     async def _step(self, step: str, planned_n: int) -> None:
         state = self.state
+        if step == "release":
+            async with self.lock:
+                self._release_silent_seats()
+            return
+        if step == "idle":
+            async with self.lock:
+                seat_no = state.turn
+                if self.n == planned_n and seat_no >= 0 and not self.seats[seat_no].away:
+                    self.seats[seat_no].away = True
+                    self.broadcast()
+            return
         if step == "deal":
             async with self.lock:
                 if self.n == planned_n and state.needs_deal() and self.status == "playing":
@@ -708,6 +812,20 @@ class Table:
                         seat.away = True
                     self._apply(seat_no, code, "timeout")
             return
+
+    def _release_silent_seats(self) -> None:
+        if self.status != "waiting":
+            return
+        now = time.monotonic()
+        released = False
+        for i, seat in enumerate(self.seats):
+            if (i != self.host and seat.held_by_person and seat.left_at is not None
+                    and now - seat.left_at >= self.settings.seat_release):
+                seat.release()
+                released = True
+        if released:
+            self._save_meta()
+            self.broadcast()
 
     async def _bot_move(self, planned_n: int, delay: float) -> None:
         """A bot (or the bot keeping an absent player's seat) thinks, then moves once its

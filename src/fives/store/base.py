@@ -78,8 +78,11 @@ class Store(ABC):
     def unfinished(self) -> list[StoredTable]: ...
 
     @abstractmethod
-    def finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
-        """Finished matches, newest first (meta and record, without rounds)."""
+    def finished(
+        self, limit: int = 50, offset: int = 0, listed_only: bool = False
+    ) -> list[StoredTable]:
+        """Finished matches, newest first (meta and record, without rounds); ``listed_only``:
+        only those of open tables (a private table's match is not listed)."""
 
     @abstractmethod
     def close(self) -> None: ...

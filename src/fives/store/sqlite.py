@@ -166,10 +166,13 @@ class SqliteStore(Store):
         )
         return [self._table(r, True) for r in rows]
 
-    def finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
+    def finished(
+        self, limit: int = 50, offset: int = 0, listed_only: bool = False
+    ) -> list[StoredTable]:
+        listed = " AND NOT coalesce(json_extract(meta, '$.private'), 0)" if listed_only else ""
         rows = self._query(
             "SELECT id, created, status, meta, record, finished FROM tables "
-            "WHERE status = 'over' ORDER BY finished DESC LIMIT ? OFFSET ?",
+            f"WHERE status = 'over'{listed} ORDER BY finished DESC LIMIT ? OFFSET ?",
             (limit, offset),
         )
         return [self._table(r, False) for r in rows]

@@ -1,12 +1,14 @@
 // The replay viewer of a finished match: every hand face up; step, play, jump to a round.
 import { initI18n, t, points } from "./i18n.js";
-import { el, api, gameName } from "./common.js";
+import { el, api, gameName, inviteQuery } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { summaryElement } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+// a private table's match opens only with its invite, carried by the link
+const access = inviteQuery(new URLSearchParams(location.search).get("invite"));
 let data = null;
 let round = 0;
 let step = 0;
@@ -116,13 +118,13 @@ function fillRounds() {
 async function main() {
   await initI18n(() => { if (data) { fillRounds(); render(); } });
   try {
-    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
+    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay${access}`);
   } catch (err) {
     $("replay-error").hidden = false;
     $("replay-error").textContent = err.message;
     return;
   }
-  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record${access}`;
   fillRounds();
   $("round-select").addEventListener("change", (e) => go(Number(e.target.value), 0));
   $("first").addEventListener("click", () => go(round, 0));
