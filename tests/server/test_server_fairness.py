@@ -264,3 +264,70 @@ def test_a_silent_player_without_a_clock_hands_the_seat_to_a_bot(tmp_path, leave
                 await c.close()
 
         run(go())
+
+
+# -- 3. a person cannot pass for a bot ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["expert", "Expert", "EXPERT!", "3xp3rt", "\u0435xpert",
+                                  "e x p e r t", "Hard bot", "Bot 2 (expert)", "bot", "Random",
+                                  "cmd:python mybot.py", "विशेषज्ञ", "बॉट (कठिन)"])
+def test_a_person_cannot_take_a_bots_name(shared_server: str, name: str) -> None:
+    r = httpx.post(f"{shared_server}/api/play-now", json={"name": name}, timeout=5)
+    assert r.status_code == 400 and r.json()["error"] == "bad_name_bot", name
+    created = friends_table(shared_server)
+
+    async def go() -> None:
+        c = await SeatClient(shared_server, created["table"], invite=created["invite"]).connect()
+        await c.send({"type": "join", "seat": 1, "name": name})
+        err = await c.wait(lambda m: m["type"] == "error")
+        assert err["code"] == "bad_name_bot"
+        await c.close()
+
+    run(go())
+
+
+@pytest.mark.parametrize("name", ["Hardik", "Asha", "Easy Rider", "Randy", "हार्दिक"])
+def test_names_that_merely_contain_a_level_are_names(shared_server: str, name: str) -> None:
+    r = httpx.post(f"{shared_server}/api/play-now", json={"name": name}, timeout=5)
+    assert r.status_code == 201, r.text
+
+
+def test_history_replay_and_record_know_bots_by_kind(tmp_path) -> None:
+    """A match stored before names were checked, where a person called themselves "expert":
+    history and replay still show that seat as a person, and the bot as a bot."""
+    from fives.bots.host import play_match
+    from fives.bots.ladder import RandomBot
+    from fives.core.record import record_of
+
+    db = tmp_path / "db.sqlite3"
+    cfg = Config.make("block", 2, target=10)
+    state = play_match(cfg, [RandomBot(), RandomBot()], seed=3)
+    data = record_of(state, seats=["expert", "easy"]).to_data()
+    store = SqliteStore(db)
+    meta = {"game": "block", "players": 2, "teams": False, "target": 10, "rules": {},
+            "turn_time": 0.0, "seed": 1, "host": 0, "private": False, "invite": None,
+            "seats": [{"kind": "human", "name": "expert", "level": None, "token": "x"},
+                      {"kind": "bot", "level": "easy", "name": None, "token": None}]}
+    store.create_table("oldmatch1", meta, 1.0)
+    store.finish("oldmatch1", data, 2.0)
+    store.close()
+    with running_server(fast_settings(str(db))) as base:
+        [listed] = httpx.get(f"{base}/api/matches", timeout=5).json()["matches"]
+        assert listed["seats"] == ["expert", "easy"] and listed["kinds"] == ["human", "bot"]
+        replay = httpx.get(f"{base}/api/matches/oldmatch1/replay", timeout=5).json()
+        assert replay["kinds"] == ["human", "bot"]
+        # a match finished now writes the kinds into its record too
+        created = create_table(base, game="block", players=2, name="Asha", target=5, seed=2,
+                               turn_time=0, seats=[{"kind": "human"}, {"kind": "bot"}])
+
+        async def go() -> None:
+            from .harness import play_to_end
+
+            c = await SeatClient(base, created["table"], created["token"]).connect()
+            await play_to_end([c], __import__("random").Random(1), timeout=60)
+            await c.close()
+
+        run(go())
+        record = finished_record(base, created["table"])
+        assert record["seats"] == ["Asha", "easy"] and record["seat_kinds"] == ["human", "bot"]

@@ -31,7 +31,7 @@ from fives.server.ratelimit import TokenBucket
 from fives.server.replay import replay_frames
 from fives.server.settings import Settings
 from fives.server.table import Conn, Table
-from fives.store.base import Store
+from fives.store.base import Store, StoredTable
 from fives.store.sqlite import open_store
 
 __all__ = ["create_app"]
@@ -212,13 +212,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                     "players": meta.get("players"),
                     "teams": meta.get("teams"),
                     "seats": record.get("seats"),
+                    "kinds": _seat_kinds(stored),
                     "finished": stored.finished,
                     "rounds": len(record.get("rounds", [])),
                 }
             )
         return JSONResponse({"matches": out})
 
-    def _finished_record(request: Request) -> dict[str, Any]:
+    def _seat_kinds(stored: StoredTable) -> list[str]:
+        """Each seat's kind ("human" or "bot"), from the table itself: a bot is shown as one by
+        its kind, never because of its name."""
+        return [str(s.get("kind", "human")) for s in stored.meta.get("seats", [])]
+
+    def _finished(request: Request) -> StoredTable:
         table_id = request.path_params["table_id"]
         stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
         if stored is None:
@@ -231,11 +237,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 raise ClientError("not_found")
         if stored.status != "over" or stored.record is None:
             raise ClientError("not_finished")
-        return stored.record
+        return stored
 
     async def api_record(request: Request) -> Response:
         try:
-            record = _finished_record(request)
+            record = _finished(request).record or {}
         except ClientError as err:
             return _error(request, err, 404)
         name = f"fives-{record.get('game', 'match')}-{request.path_params['table_id']}.json"
@@ -247,9 +253,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_replay(request: Request) -> Response:
         try:
-            data = _finished_record(request)
-            record = Record.from_data(data)
+            stored = _finished(request)
+            record = Record.from_data(stored.record)
             frames = replay_frames(record)
+            frames["kinds"] = _seat_kinds(stored)
         except ClientError as err:
             return _error(request, err, 404)
         except RecordError:

@@ -6,7 +6,9 @@ Every message from a browser is one JSON object with a ``type``; anything else i
 
 from __future__ import annotations
 
+import functools
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,9 +85,52 @@ def error_message(err: ClientError, lang: str, n: int | None = None) -> dict[str
 
 
 def clean_name(raw: str) -> str:
-    """A display name: printable, trimmed, 1 to 24 characters."""
+    """A display name: printable, trimmed, 1 to 24 characters, and not a bot's."""
     name = "".join(ch for ch in raw if ch.isprintable()).strip()
     name = " ".join(name.split())
     if not name or len(name) > 24:
         raise ClientError("bad_name")
+    if looks_like_a_bot(name):
+        raise ClientError("bad_name_bot")
     return name
+
+
+#: characters written for the letters they look like ("3xp3rt", a Cyrillic "е" in "еxpert")
+_LOOKALIKES = str.maketrans({
+    "0": "o", "1": "i", "l": "i", "|": "i", "ı": "i", "3": "e", "4": "a", "@": "a",
+    "5": "s", "$": "s", "7": "t", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "х": "x",
+    "у": "y", "і": "i", "ј": "j", "ԁ": "d", "ѕ": "s", "һ": "h", "ο": "o", "α": "a", "ε": "e",
+    "ρ": "p", "κ": "k", "τ": "t", "ν": "v", "м": "m",
+})
+
+
+def _skeleton(text: str) -> str:
+    """Letters only, folded, lookalikes mapped: what a name looks like to a reader."""
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_LOOKALIKES)
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] in "LM")
+
+
+@functools.cache
+def _bot_skeletons() -> tuple[tuple[str, ...], frozenset[str]]:
+    """The words that say "bot", and every bot level's name and label, in both languages."""
+    from fives.bots import BOT_NAMES, make_bot
+
+    make_bot("easy")  # loads the ladder's names
+    levels = {name for name in BOT_NAMES if not name.startswith("cmd:")} | {"cheat"}
+    words = {"bot", "robot", "cmd"} | {t("web.waiting.bot", lang) for lang in LANGUAGES}
+    labels = set(levels) | {t(f"web.bot.{level}", lang) for level in levels for lang in LANGUAGES}
+    bot_words = sorted({_skeleton(w) for w in words}, key=len, reverse=True)
+    return tuple(bot_words), frozenset(_skeleton(x) for x in labels) | {""}
+
+
+def looks_like_a_bot(name: str) -> bool:
+    """Whether a person's name reads as a bot: a level's name ("Expert", "3xp3rt", "hard bot",
+    "Bot 2 (expert)", "विशेषज्ञ") or just "bot". A name that merely contains one ("Hardik")
+    is a name."""
+    if name.casefold().startswith("cmd:"):  # how outside bots are named
+        return True
+    words, levels = _bot_skeletons()
+    rest = _skeleton(name)
+    for word in words:
+        rest = rest.replace(word, "")
+    return rest in levels

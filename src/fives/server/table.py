@@ -636,6 +636,8 @@ class Table:
         data["table"] = self.id
         # whether the deals were the server's secret or a test's fixed seed
         data["deals"] = self.meta.get("deals", "unknown")
+        # who sat where by kind: a bot is known by this, never by its name
+        data["seat_kinds"] = [s.kind for s in self.seats]
         try:
             self.store.finish(self.id, data, ts)
         except StoreError:

@@ -13,12 +13,11 @@ let data = null;
 let round = 0;
 let step = 0;
 let timer = null;
-const BOTS = ["random", "easy", "medium", "hard", "expert", "cheat"];
-
 function seatLabel(i) {
   const name = (data.seats || [])[i];
   if (!name) return t("web.seat.n", { n: i + 1 });
-  return BOTS.includes(name) ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
+  // a bot by its seat's kind, never by its name
+  return (data.kinds || [])[i] === "bot" ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
 }
 
 function sideLabel(side) {
