@@ -20,6 +20,7 @@ import uvicorn
 import websockets
 
 from fives.server import Settings, create_app
+from fives.server.serving import uvicorn_config
 
 TILE = re.compile(r"\b([0-6])-([0-6])\b")
 
@@ -29,7 +30,7 @@ def fast_settings(db: str, **kw: Any) -> Settings:
     development mode that lets a test choose a table's seed (so it can predict the deals)."""
     base = dict(db=db, bot_delay=0.0, forced_delay=0.0, round_pause=0.0, bot_workers=0,
                 rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True,
-                seats_per_address=10000, open_seats_per_address=4)
+                seats_per_address=10000, open_seats_per_address=4, connections_per_address=1000)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 
@@ -40,7 +41,7 @@ def running_server(settings: Settings, store: Any = None) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(settings, store), log_level="critical", access_log=False)
+    config = uvicorn_config(create_app(settings, store), settings, log_level="critical")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

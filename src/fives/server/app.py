@@ -7,6 +7,7 @@ import contextlib
 import hmac
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -14,17 +15,20 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES, catalogue
 from fives.server.bots import bot_levels
+from fives.server.guard import ConnectionGuard, RequestGuard
 from fives.server.manager import TableManager
 from fives.server.messages import ClientError, parse_message
 from fives.server.ratelimit import TokenBucket
@@ -66,9 +70,7 @@ def _error(request: Request, err: ClientError, status: int = 400) -> JSONRespons
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > 8192:
-        raise ClientError("too_big", {"max": 8192})
+    body = await request.body()  # already read, and bounded, by RequestGuard
     try:
         return json.loads(body or b"{}")
     except (ValueError, RecursionError):
@@ -87,6 +89,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Any] = {}
     given_store = store
+    guard = ConnectionGuard(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -302,8 +305,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 await ws.close(code=4404)
                 return
             pump = asyncio.get_running_loop().create_task(conn.pump())
+            hello_by = time.monotonic() + settings.hello_timeout
             while True:
-                message = await ws.receive()
+                if conn.greeted:
+                    message = await ws.receive()
+                else:  # a connection that never says hello does not hold a socket
+                    try:
+                        message = await asyncio.wait_for(
+                            ws.receive(), max(0.0, hello_by - time.monotonic()))
+                    except TimeoutError:
+                        conn.error(ClientError("hello_first"), None)
+                        await conn.flush()
+                        await ws.close(code=4408)
+                        return
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
@@ -383,8 +397,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         WebSocketRoute("/ws/{table_id}", ws_table),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
-    return Starlette(
+    middleware = [Middleware(RequestGuard, settings=settings)]
+    if settings.proxies:
+        # X-Forwarded-For is believed only from these; RequestGuard (outside) keeps the peer
+        middleware.append(
+            Middleware(ProxyHeadersMiddleware, trusted_hosts=sorted(settings.proxies)))
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=middleware,
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
+    app.state.guard = guard
+    return app

@@ -43,6 +43,29 @@ class Settings:
     #: seats one address may hold at once over all tables, and at one open (listed) table
     seats_per_address: int = 8
     open_seats_per_address: int = 1
+    #: requests: the largest body, request head (line and headers) and header count, how long
+    #: a head or each part of a body may take, and how long an idle keep-alive connection stays
+    max_body: int = 8192
+    max_head: int = 16384
+    max_headers: int = 64
+    head_timeout: float = 10.0
+    body_timeout: float = 10.0
+    keep_alive: int = 5
+    #: open connections in all (never more than the descriptor limit allows) and per address
+    max_connections: int = 4096
+    connections_per_address: int = 64
+    #: a WebSocket must say hello within this many seconds; pings every ``ws_ping`` seconds
+    #: (a peer that does not answer one in as long is gone)
+    hello_timeout: float = 10.0
+    ws_ping: float = 20.0
+    #: addresses of reverse proxies whose X-Forwarded-For / -Proto headers are believed
+    #: (comma-separated; empty: none, every client is its TCP peer)
+    trusted_proxies: str = ""
     #: development and tests only: accept a client's ``seed`` for the deals and the bots, so
     #: a test can predict every hand. Off, every table's randomness comes from ``secrets``.
     dev_seeds: bool = False
+
+    @property
+    def proxies(self) -> frozenset[str]:
+        """The trusted proxies' addresses."""
+        return frozenset(a.strip() for a in self.trusted_proxies.split(",") if a.strip())

@@ -1,0 +1,233 @@
+"""The server's limits under attack (issue 10, items 4 and 5): request size and speed, and
+connections per address and in total. Each test speaks raw TCP to a real server, as an
+attacker would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import websockets
+
+from .harness import fast_settings, running_server
+
+
+@contextmanager
+def serving(tmp_path: Any, **kw: Any) -> Iterator[tuple[str, int]]:
+    with running_server(fast_settings(str(tmp_path / "db.sqlite3"), **kw)) as base:
+        host, port = base.removeprefix("http://").split(":")
+        yield host, int(port)
+
+
+def connect(server: tuple[str, int], source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.settimeout(5)
+    sock.connect(server)
+    return sock
+
+
+def answer(sock: socket.socket, timeout: float = 5.0) -> bytes:
+    """Everything the server sends until it closes the connection (or the timeout)."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except (TimeoutError, ConnectionResetError):
+        pass
+    return data
+
+
+def status_of(data: bytes) -> int:
+    return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else 0
+
+
+def body_of(data: bytes) -> dict[str, Any]:
+    return json.loads(data.split(b"\r\n\r\n", 1)[1])
+
+
+def closed(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes the connection within ``within`` seconds."""
+    sock.settimeout(within)
+    try:
+        while sock.recv(65536):
+            pass
+        return True
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+POST = (b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")
+
+
+# -- 4. request size -------------------------------------------------------------------------
+
+
+def test_a_huge_declared_body_is_refused_before_it_is_read(tmp_path) -> None:
+    """The attack posted 500 MB and the server read it all before checking (+963 MB)."""
+    with serving(tmp_path) as server:
+        sock = connect(server)
+        sock.sendall(POST + b"Content-Length: 500000000\r\n\r\n" + b"x" * 1024)
+        data = answer(sock, 3)
+        assert status_of(data) == 413 and body_of(data)["error"] == "too_big"
+        assert b"connection: close" in data.lower()
+
+
+def test_a_streamed_body_is_cut_off_at_the_limit(tmp_path) -> None:
+    """A chunked body that never ends is refused once it passes the limit, not read to its
+    end."""
+    with serving(tmp_path) as server:
+        sock = connect(server)
+        sock.sendall(POST + b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"x" * 4096
+        for _ in range(4):  # 16 KB, and no last chunk
+            sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        data = answer(sock, 3)
+        assert status_of(data) == 413 and body_of(data)["error"] == "too_big"
+
+
+def test_a_body_that_trickles_is_timed_out(tmp_path) -> None:
+    with serving(tmp_path, body_timeout=0.5) as server:
+        sock = connect(server)
+        sock.sendall(POST + b"Content-Length: 100\r\n\r\n{")
+        data = answer(sock, 3)
+        assert status_of(data) == 408 and body_of(data)["error"] == "too_slow"
+
+
+def test_a_huge_header_is_refused_while_it_arrives(tmp_path) -> None:
+    """The attack's 100 MB header got 200 OK (+195 MB); now the head stops at 16 KB."""
+    with serving(tmp_path) as server:
+        sock = connect(server)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        sent = 0
+        try:
+            while sent < 2_000_000:  # the server stops listening long before this
+                sock.sendall(b"a" * 65536)
+                sent += 65536
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data = answer(sock, 3)
+        assert status_of(data) in (0, 431)
+        assert sent < 2_000_000 or status_of(data) == 431
+
+
+def test_too_many_headers_and_a_long_request_line_are_refused(tmp_path) -> None:
+    with serving(tmp_path) as server:
+        many = b"".join(b"X-H%d: 1\r\n" % i for i in range(200))
+        sock = connect(server)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+        assert status_of(answer(sock)) == 431
+        sock = connect(server)
+        sock.sendall(b"GET /healthz?" + b"q" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status_of(answer(sock)) == 431
+        # the same limits hold for a WebSocket's upgrade request
+        sock = connect(server)
+        sock.sendall(b"GET /ws/abc123 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                     b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" + many + b"\r\n")
+        assert status_of(answer(sock)) == 431
+        # and an ordinary request still gets its answer
+        assert httpx.get(f"http://{server[0]}:{server[1]}/healthz", timeout=5).status_code == 200
+
+
+# -- 5. connections --------------------------------------------------------------------------
+
+
+def test_a_slow_head_is_timed_out(tmp_path) -> None:
+    """Slowloris: a head sent a byte at a time is cut off, as is a connection that sends
+    nothing at all."""
+    with serving(tmp_path, head_timeout=0.5) as server:
+        sock = connect(server)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        started = time.monotonic()
+        data = b""
+        try:
+            for _ in range(30):
+                sock.sendall(b"X")
+                time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data = answer(sock, 1)
+        assert status_of(data) == 408 and time.monotonic() - started < 3.5
+        silent = connect(server)
+        assert closed(silent, 2.0)
+
+
+def test_connections_are_capped_per_address(tmp_path) -> None:
+    with serving(tmp_path, connections_per_address=5) as server:
+        idle = [connect(server) for _ in range(5)]
+        extra = connect(server)
+        data = answer(extra, 2)
+        assert status_of(data) == 503
+        # another address is served
+        other = connect(server, "127.0.0.2")
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status_of(other.recv(65536)) == 200
+        # and a closed connection gives its place back
+        idle.pop().close()
+        time.sleep(0.2)
+        again = connect(server)
+        again.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status_of(again.recv(65536)) == 200
+        for s in [*idle, other, again, extra]:
+            s.close()
+
+
+def test_the_lobby_is_served_when_idle_connections_fill_the_server(tmp_path) -> None:
+    """At the total cap, the oldest connection that has asked nothing makes room."""
+    with serving(tmp_path, max_connections=8, connections_per_address=6) as server:
+        idle = [connect(server) for _ in range(6)] + [connect(server, "127.0.0.2")
+                                                     for _ in range(2)]
+        time.sleep(0.2)
+        lobby = connect(server, "127.0.0.3")
+        lobby.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = lobby.recv(65536)
+        assert status_of(data) == 200
+        assert closed(idle[0], 2.0)  # the oldest idle one was let go
+        for s in [*idle, lobby]:
+            s.close()
+
+
+def test_a_websocket_that_never_says_hello_is_closed(tmp_path) -> None:
+    with serving(tmp_path, hello_timeout=0.5) as server:
+        created = httpx.post(f"http://{server[0]}:{server[1]}/api/play-now",
+                             json={"name": "Asha"}, timeout=5).json()
+
+        async def go() -> int | None:
+            url = f"ws://{server[0]}:{server[1]}/ws/{created['table']}"
+            async with websockets.connect(url) as ws:
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), 3)
+                except websockets.ConnectionClosed as exc:
+                    return exc.rcvd.code if exc.rcvd else None
+
+        assert asyncio.run(go()) == 4408
+
+
+def test_floods_of_one_log_message_are_held_back() -> None:
+    """The attack's accept errors grew the log by 6 MB/s; each kind of message is now logged a
+    few times per period, then counted."""
+    from fives.server.guard import RateLimitedLog
+    from fives.server.serving import _quiet_floods
+
+    _quiet_floods()
+    assert any(isinstance(f, RateLimitedLog) for f in logging.getLogger("asyncio").filters)
+    limiter = RateLimitedLog(period=0.2, burst=3)
+    record = logging.LogRecord("asyncio", logging.ERROR, __file__, 1,
+                               "socket.accept() out of system resource", None, None)
+    passed = sum(limiter.filter(record) for _ in range(1000))
+    assert passed == 3
+    time.sleep(0.25)
+    assert limiter.filter(record)
+    assert "997 more like it" in record.getMessage()
