@@ -5,6 +5,7 @@ attacker would."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
@@ -231,3 +232,117 @@ def test_floods_of_one_log_message_are_held_back() -> None:
     time.sleep(0.25)
     assert limiter.filter(record)
     assert "997 more like it" in record.getMessage()
+
+
+# -- 6. amplification ------------------------------------------------------------------------
+
+
+def _bots_table(base: str, **kw: Any) -> str:
+    spec = dict(game="block", players=2, watch=True, turn_time=0, private=False,
+                seats=[{"kind": "bot", "level": "random"}] * 2)
+    spec.update(kw)
+    return httpx.post(f"{base}/api/tables", json=spec, timeout=5).json()["table"]
+
+
+def test_joins_are_told_to_the_others_once_per_while(tmp_path) -> None:
+    """1,000 spectators joining one table cost 501k messages: each join was broadcast to
+    everyone there. Now comings and goings are told once per short while."""
+    from .harness import SeatClient
+
+    with running_server(fast_settings(str(tmp_path / "db.sqlite3"), presence_delay=0.5)) as base:
+        created = httpx.post(f"{base}/api/tables", timeout=5, json=dict(
+            game="block", players=2, name="Asha", turn_time=0, private=False,
+            seats=[{"kind": "human"}, {"kind": "human"}])).json()  # waits: no moves to tell
+
+        async def go() -> tuple[int, int]:
+            first = await SeatClient(base, created["table"]).connect()
+            start = len(first.messages)
+            others = [await SeatClient(base, created["table"]).connect() for _ in range(40)]
+            await asyncio.sleep(0.8)
+            told = [m for m in first.messages[start:] if m["type"] == "state"]
+            last = told[-1]["info"]["spectators"]
+            for c in [first, *others]:
+                await c.close()
+            return len(told), last
+
+        told, last = asyncio.run(go())
+        assert last == 41  # the last word counts everyone
+        assert told <= 10, f"{told} messages for 40 joins"
+
+
+def test_a_reconnect_loop_is_slowed_down(tmp_path) -> None:
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), connects_per_minute=20.0)
+    with running_server(settings) as base:
+        table = _bots_table(base, target=100)
+
+        async def go() -> list[str | None]:
+            codes: list[str | None] = []
+            url = base.replace("http://", "ws://") + f"/ws/{table}"
+            for _ in range(14):
+                ws = await websockets.connect(url)
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(json.dumps({"type": "hello"}))
+                # a refused connection hears why at once, then is closed (4429)
+                first = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                codes.append(None if first["type"] != "error" else first["code"])
+                if first["type"] == "error":
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await asyncio.wait_for(ws.recv(), 5)
+                    assert ws.close_code == 4429
+                await ws.close()
+            return codes
+
+        codes = asyncio.run(go())
+        assert codes[:10] == [None] * 10  # a burst of 10 (20 a minute)
+        assert "rate_limited" in codes[10:]
+
+
+def test_messages_are_limited_per_address_over_all_its_sockets(tmp_path) -> None:
+    """300 sockets each just under its own limit reached 2,225 messages a second."""
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), address_rate=5.0, address_burst=10)
+    from .harness import SeatClient
+
+    with running_server(settings) as base:
+        table = _bots_table(base, target=100)
+
+        async def go() -> tuple[int, int]:
+            clients = [await SeatClient(base, table).connect() for _ in range(4)]
+            for c in clients:
+                for _ in range(8):
+                    await c.send({"type": "ping"})
+            await asyncio.sleep(0.5)
+            pongs = sum(m["type"] == "pong" for c in clients for m in c.messages)
+            limited = sum(m["type"] == "error" and m["code"] == "rate_limited"
+                          for c in clients for m in c.messages)
+            for c in clients:
+                await c.close()
+            return pongs, limited
+
+        pongs, limited = asyncio.run(go())
+        assert pongs <= 10 + 4  # the address's burst (the hellos took 4), plus 0.5 s of 5/s
+        assert limited >= 1
+
+
+def test_watchers_per_table_are_capped(tmp_path) -> None:
+    from .harness import SeatClient
+
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), max_spectators=3)
+    with running_server(settings) as base:
+        created = httpx.post(f"{base}/api/play-now", json={"name": "Asha"}, timeout=5).json()
+
+        async def go() -> None:
+            watchers = [await SeatClient(base, created["table"]).connect() for _ in range(3)]
+            extra = SeatClient(base, created["table"])
+            await extra.connect(hello=False)
+            await extra.send({"type": "hello"})
+            err = await extra.wait(lambda m: m["type"] == "error")
+            assert err["code"] == "too_many_watchers"
+            await asyncio.wait_for(extra._task, 5)
+            assert extra.ws.close_code == 4429
+            # the player's own seat is never refused
+            player = await SeatClient(base, created["table"], created["token"]).connect()
+            assert player.seat == 0
+            for c in [*watchers, player]:
+                await c.close()
+
+        asyncio.run(go())

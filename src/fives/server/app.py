@@ -30,8 +30,8 @@ from fives.i18n import LANGUAGES, catalogue
 from fives.server.bots import bot_levels
 from fives.server.guard import ConnectionGuard, RequestGuard
 from fives.server.manager import TableManager
-from fives.server.messages import ClientError, parse_message
-from fives.server.ratelimit import TokenBucket
+from fives.server.messages import ClientError, error_message, parse_message
+from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
 from fives.server.settings import Settings
 from fives.server.table import Conn, Table
@@ -55,6 +55,10 @@ def _lang(request: Request) -> str:
         if code in LANGUAGES:
             return code
     return "en"
+
+
+#: the close code of a connection turned away at hello, by the reason's code
+_REFUSALS = {"private_table": 4403, "too_many_watchers": 4429}
 
 
 def _addr(conn: Request | WebSocket) -> str:
@@ -104,20 +108,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await manager.shutdown()
             store.close()
 
-    buckets: dict[str, TokenBucket] = {}
+    creations = AddressBuckets(settings.create_rate / 60, settings.create_burst)
 
     def check_create_rate(request: Request) -> None:
         """Each address may create only so many tables a minute (HTTP has no connection to
         hold a limit, so it is kept per address)."""
-        if settings.create_rate <= 0:
-            return
-        host = _addr(request)
-        bucket = buckets.get(host)
-        if bucket is None:
-            if len(buckets) > 10000:
-                buckets.clear()
-            bucket = buckets[host] = TokenBucket(settings.create_rate / 60, settings.create_burst)
-        if not bucket.take():
+        if not creations.take(_addr(request)):
             raise ClientError("rate_limited")
 
     def manager() -> TableManager:
@@ -286,26 +282,35 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     # -- WebSocket ---------------------------------------------------------------------------
 
+    connects = AddressBuckets(settings.connects_per_minute / 60, max(1, int(
+        settings.connects_per_minute / 2)))
+    messages = AddressBuckets(settings.address_rate, settings.address_burst)
+
+    async def refuse(ws: WebSocket, lang: str, err: ClientError, code: int) -> None:
+        """Say why, then close: the page shows the reason instead of reconnecting at once."""
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps(error_message(err, lang), ensure_ascii=False))
+            await ws.close(code=code)
+
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         table_id = ws.path_params["table_id"]
+        addr = _addr(ws)
         conn = Conn(ws.send_text, settings.rate, settings.burst, close=lambda code: ws.close(code),
-                    addr=_addr(ws))
+                    addr=addr)
         lang = ws.query_params.get("lang")
         if lang in LANGUAGES:
             conn.lang = lang
+        if not connects.take(addr):  # a reconnect loop is slowed down before it costs anything
+            await refuse(ws, conn.lang, ClientError("rate_limited"), 4429)
+            return
         table = manager().get(table_id)
-        pump = None
+        if table is None:
+            await refuse(ws, conn.lang, ClientError("not_found"), 4404)
+            return
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        hello_by = time.monotonic() + settings.hello_timeout
         try:
-            if table is None:
-                err = ClientError("not_found")
-                await ws.send_text(json.dumps({"type": "error", "code": err.code,
-                                               "message": err.text(conn.lang), "n": None},
-                                              ensure_ascii=False))
-                await ws.close(code=4404)
-                return
-            pump = asyncio.get_running_loop().create_task(conn.pump())
-            hello_by = time.monotonic() + settings.hello_timeout
             while True:
                 if conn.greeted:
                     message = await ws.receive()
@@ -314,21 +319,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         message = await asyncio.wait_for(
                             ws.receive(), max(0.0, hello_by - time.monotonic()))
                     except TimeoutError:
-                        conn.error(ClientError("hello_first"), None)
-                        await conn.flush()
-                        await ws.close(code=4408)
+                        await refuse(ws, conn.lang, ClientError("hello_first"), 4408)
                         return
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if not conn.bucket.take():
-                    if conn.bucket.strikes == 1:
+                # the connection's own limit, and its address's over all its connections
+                if not (conn.bucket.take() and messages.take(addr)):
+                    conn.strikes += 1
+                    if conn.strikes == 1:
                         conn.error(ClientError("rate_limited"), table.n)
-                    if conn.bucket.strikes > 200:
+                    if conn.strikes > 200:
                         break
                     continue
+                conn.strikes = 0
                 try:
                     msg = parse_message(raw, settings.max_message)
                     if not conn.greeted:
@@ -336,9 +342,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                             raise ClientError("hello_first")
                         if "lang" in msg:
                             conn.lang = msg["lang"]
-                        if not table.attach(conn, msg.get("token"), msg.get("invite")):
-                            await conn.flush()
-                            await ws.close(code=4403)
+                        try:
+                            table.attach(conn, msg.get("token"), msg.get("invite"))
+                        except ClientError as err:
+                            await refuse(ws, conn.lang, err, _REFUSALS.get(err.code, 4400))
                             return
                         continue
                     await table.handle(conn, msg)
@@ -351,13 +358,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except Exception:
             log.exception("table %s: connection failed", table_id)
         finally:
-            if table is not None and conn.greeted:
+            if conn.greeted:
                 table.detach(conn)
             conn.closed = True
-            if pump is not None:
-                pump.cancel()
-                with contextlib.suppress(BaseException):
-                    await pump
+            pump.cancel()
+            with contextlib.suppress(BaseException):
+                await pump
             if ws.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close()

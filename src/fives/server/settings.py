@@ -26,6 +26,15 @@ class Settings:
     #: tables one address may create per minute (bursts up to create_burst); 0: no limit
     create_rate: float = 30.0
     create_burst: int = 30
+    #: per client address over all its WebSockets: connections opened per minute, and
+    #: messages per second (bursts up to address_burst); 0: no limit
+    connects_per_minute: float = 60.0
+    address_rate: float = 30.0
+    address_burst: int = 120
+    #: people watching one table at most
+    max_spectators: int = 200
+    #: comings and goings at a table are told to the others at most this often (seconds)
+    presence_delay: float = 0.25
     #: the largest client message accepted (bytes)
     max_message: int = 2048
     #: a bot that thinks longer than this is replaced by the easy bot for that decision

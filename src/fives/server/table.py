@@ -76,6 +76,7 @@ class Conn:
         self.greeted = False
         self.table: Table | None = None
         self.bucket = TokenBucket(rate, burst)
+        self.strikes = 0  # messages refused in a row (one that keeps flooding is closed)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self.closed = False
 
@@ -205,6 +206,7 @@ class Table:
         self.finished_at: float | None = None
         self.last_seen = time.time()
         self._wake = asyncio.Event()
+        self._presence: asyncio.TimerHandle | None = None
         self._driver: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -282,6 +284,8 @@ class Table:
 
     async def close(self) -> None:
         self.closed = True
+        if self._presence is not None:
+            self._presence.cancel()
         self._wake.set()
         if self._driver is not None:
             self._driver.cancel()
@@ -381,6 +385,10 @@ class Table:
         })
 
     def broadcast(self, event: dict[str, Any] | None = None, ts: float | None = None) -> None:
+        """Each connected seat its own message, and every spectator one shared public one."""
+        if self._presence is not None:  # this message tells who is here as well
+            self._presence.cancel()
+            self._presence = None
         ts = time.time() if ts is None else ts
         cache: dict[int | None, str] = {}
         for i, seat in enumerate(self.seats):
@@ -410,9 +418,10 @@ class Table:
         conn.send({"type": "welcome", "table": self.id, "seat": conn.seat,
                    "private": self.private, "invite": self.invite})
 
-    def attach(self, conn: Conn, token: str | None, invite: str | None = None) -> bool:
-        """A ``hello``: take the seat the token opens, or watch. False: not let in (a private
-        table, without its invite or a seat's token); the caller closes the connection."""
+    def attach(self, conn: Conn, token: str | None, invite: str | None = None) -> None:
+        """A ``hello``: take the seat the token opens, or watch. A ClientError: not let in (a
+        private table without its invite or a seat's token, or too many watching); the
+        caller closes the connection."""
         self.last_seen = time.time()
         seat_no = None
         if token:
@@ -420,29 +429,45 @@ class Table:
             seat_no = next((i for i, seat in enumerate(self.seats)
                             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)),
                            None)
-        if seat_no is None and not self.admits(invite):
-            conn.error(ClientError("private_table"), self.n)
-            return False
+        if seat_no is None:
+            if not self.admits(invite):
+                raise ClientError("private_table")
+            if len(self.spectators) >= self.settings.max_spectators:
+                raise ClientError("too_many_watchers")
         conn.table = self
         conn.greeted = True
+        conn.seat = seat_no
+        self._welcome(conn)
         if seat_no is not None:
             seat = self.seats[seat_no]
-            conn.seat = seat_no
             seat.conns.add(conn)
             seat.left_at = None
             if seat.away or seat.timeouts:
                 seat.away = False
                 seat.timeouts = 0
-            self._welcome(conn)
-            self.broadcast()
+                self.broadcast()  # the seat is back in its player's hands: everyone sees it
+            else:
+                self.send_state(conn)
+                self._presence_changed()
             self._wake.set()
-            return True
+            return
         self.spectators.add(conn)
-        self._welcome(conn)
+        self.send_state(conn)
         if token:
             conn.error(ClientError("bad_token"), self.n)
-        self.broadcast()
-        return True
+        self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        """Someone came or went: told to the others once per short while, however many come
+        and go (1,000 watchers joining cost 501k messages when each join was broadcast)."""
+        if self._presence is None and not self.closed:
+            self._presence = asyncio.get_running_loop().call_later(
+                self.settings.presence_delay, self._tell_presence)
+
+    def _tell_presence(self) -> None:
+        self._presence = None
+        if not self.closed:
+            self.broadcast()
 
     def detach(self, conn: Conn) -> None:
         self.last_seen = time.time()
@@ -453,7 +478,7 @@ class Table:
                 seat.left_at = time.monotonic()
         self.spectators.discard(conn)
         if not self.closed:
-            self.broadcast()
+            self._presence_changed()
             self._wake.set()
 
     # -- messages ----------------------------------------------------------------------------

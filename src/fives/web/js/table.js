@@ -60,6 +60,7 @@ function connect() {
     }
     $("conn-status").hidden = false;
     $("conn-status").textContent = t("web.conn.reconnecting");
+    if (e.code === 4429) retry = 8000; // too many connections or watchers: come back later
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
