@@ -31,7 +31,8 @@ def fast_settings(db: str, **kw: Any) -> Settings:
     base = dict(db=db, bot_delay=0.0, forced_delay=0.0, round_pause=0.0, bot_workers=0,
                 rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True,
                 seats_per_address=10000, open_seats_per_address=4, connections_per_address=1000,
-                connects_per_minute=0.0, address_rate=0.0)
+                connects_per_minute=0.0, address_rate=0.0, tables_per_address=10000,
+                max_bot_tables=10000, bot_tables_per_address=10000, lobby_per_address=10000)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 

@@ -206,7 +206,7 @@ def test_one_seat_per_address_at_an_open_table_and_a_cap_in_all(tmp_path) -> Non
 
         run(go())
         r = httpx.post(f"{base}/api/play-now", json={"name": "Asha"}, timeout=5)
-        assert r.status_code == 400 and r.json()["error"] == "too_many_seats"
+        assert r.status_code == 429 and r.json()["error"] == "too_many_seats"
 
 
 def test_a_seat_left_at_a_waiting_table_is_freed_for_others(tmp_path) -> None:

@@ -346,3 +346,117 @@ def test_watchers_per_table_are_capped(tmp_path) -> None:
                 await c.close()
 
         asyncio.run(go())
+
+
+# -- 7. tables without bounds ----------------------------------------------------------------
+
+
+def _create(base: str, forwarded: str | None = None, **spec: Any) -> httpx.Response:
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    body = dict(game="all-fives", players=2, name="Asha", turn_time=0)
+    body.update(spec)
+    return httpx.post(f"{base}/api/tables", json=body, headers=headers, timeout=5)
+
+
+def test_tables_are_capped_per_address_and_in_all(tmp_path) -> None:
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), tables_per_address=2, max_tables=3)
+    with running_server(settings) as base:
+        assert [_create(base).status_code for _ in range(3)] == [201, 201, 429]
+        assert _create(base).json()["error"] == "too_many_tables"
+
+
+def test_forwarded_addresses_are_believed_only_from_trusted_proxies(tmp_path) -> None:
+    """X-Forwarded-For from 127.0.0.1 bypassed the per-address creation limit."""
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), create_rate=2.0, create_burst=2)
+    with running_server(settings) as base:
+        codes = [_create(base, f"10.0.0.{i}").status_code for i in range(4)]
+        assert codes == [201, 201, 429, 429]
+    settings.trusted_proxies = "127.0.0.1"
+    with running_server(settings) as base:  # behind a proxy, each client has its own budget
+        codes = [_create(base, f"10.0.0.{i}").status_code for i in range(4)]
+        assert codes == [201] * 4
+
+
+def test_the_lobby_shows_others_tables_under_a_flood(tmp_path) -> None:
+    """89 junk tables from 3 addresses hid a real one from the 60-entry lobby."""
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), lobby_per_address=3,
+                             trusted_proxies="127.0.0.1")  # so the test can be many addresses
+    with running_server(settings) as base:
+        real = _create(base, "10.9.9.9", seats=[{"kind": "human"}] * 2,
+                       private=False).json()["table"]
+        for i in range(89):
+            assert _create(base, f"10.0.0.{i % 3}", seats=[{"kind": "human"}] * 2,
+                           private=False).status_code == 201
+        lobby = httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]
+        assert real in {t["id"] for t in lobby}
+        assert len(lobby) == 3 * 3 + 1
+
+
+def test_bots_matches_are_bounded(tmp_path) -> None:
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), bot_tables_per_address=1,
+                             max_bot_tables=5, bot_delay=1.0)
+    bots = [{"kind": "bot", "level": "random"}] * 2
+    with running_server(settings) as base:
+        r = _create(base, watch=True, seats=bots, target=10000)
+        assert r.status_code == 400 and r.json()["error"] == "bots_target"
+        assert "250" in r.json()["message"]
+        assert _create(base, watch=True, seats=bots, target=250).status_code == 201
+        r = _create(base, watch=True, seats=bots)
+        assert r.status_code == 429 and r.json()["error"] == "too_many_bot_tables"
+
+
+def test_waiting_tables_expire_and_unwatched_bots_stop(tmp_path) -> None:
+    from fives.store import SqliteStore
+
+    db = tmp_path / "db.sqlite3"
+    settings = fast_settings(str(db), waiting_ttl=0.3, unwatched_ttl=0.3, sweep_every=0.1,
+                             bot_delay=0.2)
+    with running_server(settings) as base:
+        waiting = _create(base, seats=[{"kind": "human"}] * 2).json()["table"]
+        bots = _create(base, watch=True, game="all-fives",
+                       seats=[{"kind": "bot", "level": "random"}] * 2).json()["table"]
+        time.sleep(1.5)
+        assert httpx.get(f"{base}/healthz", timeout=5).json()["tables"] == 0
+        lobby = {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]}
+        assert bots not in lobby
+    store = SqliteStore(db)
+    assert store.load(waiting).status == "expired"
+    assert store.load(bots).status == "abandoned"
+    assert store.unfinished() == []
+    store.close()
+
+
+def test_bots_stop_playing_a_peoples_match_when_nobody_is_there(tmp_path) -> None:
+    """A person's match where bots play for everyone who left pauses once nobody has been
+    there for a while, and goes on when someone comes back."""
+    from fives.store import SqliteStore
+
+    from .harness import SeatClient
+
+    db = tmp_path / "db.sqlite3"
+    settings = fast_settings(str(db), unwatched_ttl=0.5, absent_turn=0.05, bot_delay=0.05)
+    with running_server(settings) as base:
+        created = _create(base, game="all-fives", target=10000,
+                          seats=[{"kind": "human"}, {"kind": "bot"}]).json()
+
+        def stored_actions() -> int:
+            store = SqliteStore(db)
+            try:
+                return sum(len(r.actions) for r in store.load(created["table"]).rounds)
+            finally:
+                store.close()
+
+        async def visit() -> int:
+            c = await SeatClient(base, created["table"], created["token"]).connect()
+            n = c.state["n"]
+            await c.close()
+            return n
+
+        asyncio.run(visit())
+        time.sleep(1.5)  # bots play for the player who left, then stop
+        paused = stored_actions()
+        time.sleep(0.6)
+        assert stored_actions() == paused > 0
+        asyncio.run(visit())  # someone comes back: it goes on
+        time.sleep(0.3)
+        assert stored_actions() > paused

@@ -57,6 +57,10 @@ def _lang(request: Request) -> str:
     return "en"
 
 
+#: the HTTP status of a refused creation, by the reason's code (else 400)
+_STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
+           "too_many_seats": 429, "server_full": 503}
+
 #: the close code of a connection turned away at hello, by the reason's code
 _REFUSALS = {"private_table": 4403, "too_many_watchers": 4429}
 
@@ -168,7 +172,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             spec = await _json_body(request)
             table, seat, token = manager().create(spec, _addr(request))
         except ClientError as err:
-            return _error(request, err, 429 if err.code == "rate_limited" else 400)
+            return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
 
     async def api_play_now(request: Request) -> Response:
@@ -192,7 +196,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             }
             table, seat, token = manager().create(spec, _addr(request))
         except ClientError as err:
-            return _error(request, err, 429 if err.code == "rate_limited" else 400)
+            return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
 
     async def api_matches(request: Request) -> Response:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
 from fives.bots.host import derive_seed
@@ -16,7 +17,7 @@ from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.settings import Settings
 from fives.server.table import Table, hash_token
-from fives.store.base import Store
+from fives.store.base import Store, StoreError
 
 __all__ = ["TableManager", "TableSpec"]
 
@@ -36,8 +37,13 @@ class TableManager:
     # -- life cycle --------------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Bring back every unfinished table exactly where it was."""
+        """Bring back every unfinished table exactly where it was (a table that waited for
+        players longer than waiting_ttl is set aside instead)."""
+        now = time.time()
         for stored in self.store.unfinished():
+            if not stored.rounds and now - stored.created > self.settings.waiting_ttl:
+                self._set_aside(stored.id, "expired")
+                continue
             try:
                 table = Table.restore(self, stored)
             except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
@@ -57,19 +63,36 @@ class TableManager:
         self.bots.close()
 
     async def _sweep(self) -> None:
-        """Forget finished tables nobody watches (they stay in the store)."""
+        """Forget finished tables nobody watches (they stay in the store); set aside tables
+        that waited for players too long, and bots' matches nobody watches."""
         while True:
-            await asyncio.sleep(30)
+            await asyncio.sleep(self.settings.sweep_every)
             now = time.time()
             for table_id, table in list(self.tables.items()):
-                if (
-                    table.status == "over"
-                    and not table.connected
-                    and now - max(table.finished_at or 0, table.last_seen)
-                    > self.settings.finished_ttl
-                ):
-                    await table.close()
-                    self.tables.pop(table_id, None)
+                if table.connected:
+                    continue
+                idle = now - table.last_seen
+                if table.status == "over":
+                    if now - max(table.finished_at or 0, table.last_seen) > self.settings.finished_ttl:
+                        await self._drop(table_id)
+                elif table.status == "waiting" and idle > self.settings.waiting_ttl:
+                    self._set_aside(table_id, "expired")
+                    await self._drop(table_id)
+                elif table.bot_only and idle > self.settings.unwatched_ttl:
+                    self._set_aside(table_id, "abandoned")
+                    await self._drop(table_id)
+
+    async def _drop(self, table_id: str) -> None:
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            await table.close()
+
+    def _set_aside(self, table_id: str, status: str) -> None:
+        log.info("table %s: %s", table_id, status)
+        try:
+            self.store.set_aside(table_id, status)
+        except StoreError:
+            log.exception("table %s: cannot be set aside", table_id)
 
     # -- lookup ------------------------------------------------------------------------------
 
@@ -80,7 +103,7 @@ class TableManager:
         if not isinstance(table_id, str) or not 4 <= len(table_id) <= 32:
             return None
         stored = self.store.load(table_id)
-        if stored is None:
+        if stored is None or stored.status not in ("open", "over"):
             return None
         try:
             table = Table.restore(self, stored)
@@ -101,10 +124,37 @@ class TableManager:
         )
 
     def lobby(self) -> list[dict[str, Any]]:
+        """Open tables, those where someone is waiting for players now first; a few per
+        creating address, so that nobody can bury the others' tables under their own."""
         open_tables = [t for t in self.tables.values()
                        if t.status in ("waiting", "playing") and not t.private]
-        open_tables.sort(key=lambda t: (t.status != "waiting", -t.created))
-        return [t.lobby_entry() for t in open_tables[:60]]
+        open_tables.sort(key=lambda t: (t.status != "waiting", not t.people_here, -t.created))
+        shown: list[Table] = []
+        per_address: Counter[str] = Counter()
+        for table in open_tables:
+            if per_address[table.by] >= self.settings.lobby_per_address:
+                continue
+            per_address[table.by] += 1
+            shown.append(table)
+            if len(shown) == 60:
+                break
+        return [t.lobby_entry() for t in shown]
+
+    def _check_quotas(self, meta: dict[str, Any], addr: str) -> None:
+        """Tables in all, per address, and bots' matches (they play on with nobody there)."""
+        live = [t for t in self.tables.values() if t.status != "over"]
+        if len(live) >= self.settings.max_tables:
+            raise ClientError("server_full")
+        if sum(t.by == addr for t in live) >= self.settings.tables_per_address:
+            raise ClientError("too_many_tables", {"n": self.settings.tables_per_address})
+        if all(s["kind"] == "bot" for s in meta["seats"]):
+            usual = Config.make(meta["game"], meta["players"], teams=meta["teams"]).target
+            if meta["target"] > usual:
+                raise ClientError("bots_target", {"max": usual})
+            bots = [t for t in live if t.bot_only]
+            if (len(bots) >= self.settings.max_bot_tables
+                    or sum(t.by == addr for t in bots) >= self.settings.bot_tables_per_address):
+                raise ClientError("too_many_bot_tables")
 
     # -- creation ----------------------------------------------------------------------------
 
@@ -121,6 +171,8 @@ class TableManager:
         Returns the table, the creator's seat and its secret token.
         """
         meta, creator = self._meta_of(spec)
+        self._check_quotas(meta, addr)
+        meta["by"] = addr
         token = None
         seat = None
         if creator is not None:

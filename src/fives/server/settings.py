@@ -35,6 +35,20 @@ class Settings:
     max_spectators: int = 200
     #: comings and goings at a table are told to the others at most this often (seconds)
     presence_delay: float = 0.25
+    #: tables: live ones in all, created by one address, and bots-only ones (their target is at
+    #: most the game's usual one); a table waiting for players expires after waiting_ttl
+    #: seconds with nobody there, a bots' match nobody watches after unwatched_ttl (a match
+    #: of people, bots playing for all of them, pauses then until someone comes back)
+    max_tables: int = 2000
+    tables_per_address: int = 10
+    max_bot_tables: int = 50
+    bot_tables_per_address: int = 2
+    waiting_ttl: float = 1800.0
+    unwatched_ttl: float = 600.0
+    #: open tables one address may show in the lobby at once
+    lobby_per_address: int = 3
+    #: how often expired and forgotten tables are looked for (seconds)
+    sweep_every: float = 30.0
     #: the largest client message accepted (bytes)
     max_message: int = 2048
     #: a bot that thinks longer than this is replaced by the easy bot for that decision

@@ -191,6 +191,8 @@ class Table:
         #: a private table is reached only with its invite (or a seat's token), never listed
         self.private = bool(meta.get("private"))
         self.invite: str | None = meta.get("invite")
+        self.by: str = meta.get("by") or "?"  # the address that made it (quotas, lobby)
+        self.bot_only = all(seat.kind == "bot" for seat in self.seats)
         self.n = 0
         self.status = "waiting"
         self.lock = asyncio.Lock()
@@ -297,6 +299,11 @@ class Table:
     @property
     def connected(self) -> int:
         return len(self.spectators) + sum(len(s.conns) for s in self.seats)
+
+    @property
+    def people_here(self) -> bool:
+        """Whether a seated person is connected."""
+        return any(s.conns for s in self.seats if s.kind == "human")
 
     def clock(self) -> dict[str, Any] | None:
         if self.deadline is None or self.deadline_n != self.n or self.state.turn < 0:
@@ -713,6 +720,9 @@ class Table:
             return self._release_plan()
         if self.status != "playing" or state.over:
             return None
+        if (not self.bot_only and not self.connected
+                and time.time() - self.last_seen > self.settings.unwatched_ttl):
+            return None  # bots would play on for nobody: wait for someone to come back
         if state.needs_deal():
             if state.leader < 0:
                 return ("deal", 0.0)

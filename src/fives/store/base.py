@@ -36,7 +36,9 @@ class StoredRound:
 class StoredTable:
     id: str
     created: float
-    status: str  # "open" (waiting or in play) or "over"
+    #: "open" (waiting or in play) or "over"; set aside: "expired" (a waiting table nobody
+    #: came to), "abandoned" (bots playing for nobody), "damaged" (a row that cannot be read)
+    status: str
     meta: dict[str, Any]
     rounds: list[StoredRound] = field(default_factory=list)
     record: dict[str, Any] | None = None  # the finished match's record (RECORD.md)
@@ -70,6 +72,11 @@ class Store(ABC):
 
     @abstractmethod
     def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None: ...
+
+    @abstractmethod
+    def set_aside(self, table_id: str, status: str) -> None:
+        """Take an unfinished table out of play (kept, never loaded again at start):
+        ``expired``, ``abandoned`` or ``damaged``."""
 
     @abstractmethod
     def load(self, table_id: str) -> StoredTable | None: ...

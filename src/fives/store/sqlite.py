@@ -120,6 +120,11 @@ class SqliteStore(Store):
             (json.dumps(record, ensure_ascii=False), ts, table_id),
         )
 
+    def set_aside(self, table_id: str, status: str) -> None:
+        self._run(
+            "UPDATE tables SET status = ? WHERE id = ? AND status = 'open'", (status, table_id)
+        )
+
     # -- reading ---------------------------------------------------------------------------
 
     def _table(self, row: tuple[Any, ...], with_rounds: bool) -> StoredTable:
