@@ -42,7 +42,8 @@ def register(sub: Any) -> None:
     p.add_argument("--round-pause", type=float, default=d.round_pause, metavar="S",
                    help=f"with a clock, the longest wait between rounds (default {d.round_pause:g})")
     p.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
-                   help=f"processes for the heavier bots (default {d.bot_workers}; 0: think inline)")
+                   help=f"processes for the heavier bots, shared fairly by the tables (default "
+                        f"one per core: {d.bot_workers}; 0: think inline)")
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
                    help=f"tables one address may create per minute (default {d.create_rate:g}; "
                         "0: no limit)")

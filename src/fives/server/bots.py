@@ -1,13 +1,24 @@
-"""Running bots for the tables: light ones inline, heavier ones in a worker process so a
-thinking bot never holds up the other tables."""
+"""Running bots for the tables: light levels inline, heavier ones in a pool of worker
+processes (one per core), shared fairly between the tables, each decision with a deadline.
+
+Fair: every table has its own queue, and a free worker takes the next decision of the table
+that has used the workers least lately (so thirty tables of experts cannot starve one table
+of a hard bot). Bounded: a decision not back by its deadline (queued or thinking) is made by
+a lower level instead, inline, and a queued one is never started late.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import multiprocessing
 import random
+import time
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from fives.bots import BOT_NAMES, Bot, make_bot
 from fives.core.tiles import Action
@@ -17,10 +28,16 @@ __all__ = ["BotRunner", "bot_levels"]
 
 log = logging.getLogger("fives.server")
 
-#: levels cheap enough to run on the event loop
-INLINE = {"random", "easy"}
+#: levels cheap enough to run on the event loop (medium: a fraction of a millisecond)
+INLINE = frozenset({"random", "easy", "medium"})
+#: the level that decides instead when a heavier one misses its deadline or fails
+FALLBACK = "medium"
+#: how fast a table's past use of the workers is forgotten (half-life, seconds)
+_HALF_LIFE = 10.0
 
 _worker_bots: dict[str, Bot] = {}
+
+Work = Callable[[str, View, int], int]
 
 
 def _choose_in_worker(level: str, view: View, seed: int) -> int:
@@ -36,12 +53,54 @@ def bot_levels() -> list[str]:
     return [name for name in BOT_NAMES if not name.startswith("cmd:")]
 
 
+@dataclass
+class _Job:
+    table: str
+    level: str
+    view: View
+    seed: int
+    order: int
+    future: asyncio.Future[int]
+    started: bool = False
+
+
+@dataclass
+class _Use:
+    """A table's recent use of the workers (seconds, decaying)."""
+
+    seconds: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def now(self, at: float) -> float:
+        return self.seconds * 0.5 ** ((at - self.stamp) / _HALF_LIFE)
+
+    def add(self, seconds: float, at: float) -> None:
+        self.seconds = self.now(at) + seconds
+        self.stamp = at
+
+
 class BotRunner:
-    def __init__(self, workers: int = 1, timeout: float = 20.0) -> None:
+    """Bots' decisions for the tables. ``workers`` processes for the heavier levels (0: every
+    level inline, for tests); ``deadline`` seconds per heavy decision, queue included."""
+
+    def __init__(
+        self,
+        workers: int,
+        deadline: float,
+        executor: Executor | None = None,
+        work: Work = _choose_in_worker,
+    ) -> None:
         self.workers = workers
-        self.timeout = timeout
+        self.deadline = deadline
+        self._given = executor
+        self._pool: Executor | None = executor
+        self._work = work
         self._inline: dict[str, Bot] = {}
-        self._pool: Executor | None = None
+        self._queues: dict[str, deque[_Job]] = {}
+        self._use: dict[str, _Use] = {}
+        self._busy = 0
+        self._order = itertools.count()
+        self.fallbacks = 0  # decisions made by the fallback level
 
     def _bot(self, level: str) -> Bot:
         bot = self._inline.get(level)
@@ -56,26 +115,91 @@ class BotRunner:
             )
         return self._pool
 
-    async def choose(self, level: str, view: View, seed: int) -> Action:
-        """The bot's choice; on any failure or timeout the easy bot's choice."""
-        if level not in INLINE and self.workers > 0:
-            loop = asyncio.get_running_loop()
-            try:
-                code = await asyncio.wait_for(
-                    loop.run_in_executor(self._executor(), _choose_in_worker, level, view, seed),
-                    self.timeout,
-                )
-                return Action.from_code(code)
-            except Exception as exc:  # a failing or slow bot must not stop the table
-                log.warning("bot %s failed (%s); the easy bot plays instead", level, exc)
-                level = "easy"
+    def _inline_choice(self, level: str, view: View, seed: int) -> Action:
         try:
             return self._bot(level).choose(view, random.Random(seed))
-        except Exception as exc:
+        except Exception as exc:  # a failing bot must not stop the table
             log.warning("bot %s failed (%s); the easy bot plays instead", level, exc)
             return self._bot("easy").choose(view, random.Random(seed))
 
+    async def choose(self, level: str, view: View, seed: int, table: str = "") -> Action:
+        """The bot's choice; a heavy level late or failing gives the fallback level's."""
+        if level in INLINE or self.workers <= 0:
+            return self._inline_choice(level, view, seed)
+        loop = asyncio.get_running_loop()
+        job = _Job(table, level, view, seed, next(self._order), loop.create_future())
+        self._queues.setdefault(table, deque()).append(job)
+        self._dispatch()
+        try:
+            code = await asyncio.wait_for(asyncio.shield(job.future), self.deadline)
+            return Action.from_code(code)
+        except TimeoutError:
+            why = "thinks too long" if job.started else "waited too long for a worker"
+        except Exception as exc:  # a failing worker must not stop the table
+            why = f"failed ({exc})"
+        finally:
+            self._forget(job)
+        self.fallbacks += 1
+        log.info("table %s: bot %s %s; %s decides", table, level, why, FALLBACK)
+        return self._inline_choice(FALLBACK, view, seed)
+
+    def _forget(self, job: _Job) -> None:
+        """A decision nobody waits for any more: never started late, its answer ignored."""
+        job.future.cancel()
+        queue = self._queues.get(job.table)
+        if queue is not None and job in queue:
+            queue.remove(job)
+            if not queue:
+                del self._queues[job.table]
+
+    def _next_job(self) -> _Job | None:
+        """The next decision of the table that used the workers least lately."""
+        if not self._queues:
+            return None
+        at = time.monotonic()
+        table = min(self._queues, key=lambda t: (
+            self._use[t].now(at) if t in self._use else 0.0, self._queues[t][0].order))
+        queue = self._queues[table]
+        job = queue.popleft()
+        if not queue:
+            del self._queues[table]
+        return job
+
+    def _dispatch(self) -> None:
+        while self._busy < self.workers:
+            job = self._next_job()
+            if job is None:
+                return
+            if job.future.done():
+                continue
+            self._start(job)
+
+    def _start(self, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        job.started = True
+        self._busy += 1
+        began = time.monotonic()
+        running = loop.run_in_executor(
+            self._executor(), self._work, job.level, job.view, job.seed)
+
+        def done(result: asyncio.Future[int]) -> None:
+            self._busy -= 1
+            at = time.monotonic()
+            self._use.setdefault(job.table, _Use()).add(at - began, at)
+            if len(self._use) > 10000:  # forget the tables that have not asked for long
+                self._use = {t: u for t, u in self._use.items() if u.now(at) > 0.01}
+            if not job.future.done():
+                if result.cancelled():
+                    job.future.cancel()
+                elif result.exception() is not None:
+                    job.future.set_exception(result.exception())  # type: ignore[arg-type]
+                else:
+                    job.future.set_result(result.result())
+            self._dispatch()
+
+        running.add_done_callback(done)
+
     def close(self) -> None:
-        if self._pool is not None:
+        if self._pool is not None and self._given is None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._pool = None

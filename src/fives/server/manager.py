@@ -31,7 +31,7 @@ class TableManager:
         self.store = store
         self.settings = settings
         self.tables: dict[str, Table] = {}
-        self.bots = BotRunner(settings.bot_workers, settings.bot_timeout)
+        self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------------

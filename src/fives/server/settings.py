@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 __all__ = ["Settings"]
 
@@ -51,12 +52,14 @@ class Settings:
     sweep_every: float = 30.0
     #: the largest client message accepted (bytes)
     max_message: int = 2048
-    #: a bot that thinks longer than this is replaced by the easy bot for that decision
-    bot_timeout: float = 20.0
+    #: a heavier bot's decision not back in this many seconds (waiting for a worker included)
+    #: is made by the medium bot instead
+    bot_deadline: float = 5.0
     #: how long a finished table stays in memory without anyone connected (seconds)
     finished_ttl: float = 600.0
-    #: bot levels that think in a separate process (heavier ones); 0 workers: all inline
-    bot_workers: int = 1
+    #: processes the heavier bot levels think in, shared fairly by the tables (default: one
+    #: per core); 0: every level thinks inline (tests)
+    bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     #: without a turn clock, the longest a connected player may keep a turn (or the table
     #: between rounds) before a bot plays for them; for a player who left, ``absent_turn``
     idle_turn: float = 300.0

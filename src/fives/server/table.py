@@ -900,7 +900,7 @@ class Table:
             return legal[0]
         view = view_of(state, seat_no)
         seed = bot_rng(self.seed, seat_no, self.n).getrandbits(64)
-        action = await self.manager.bots.choose(level, view, seed)
+        action = await self.manager.bots.choose(level, view, seed, self.id)
         code = int(action)
         if code not in legal:
             log.warning("table %s: bot %s answered an illegal %s", self.id, level, action)
