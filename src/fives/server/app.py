@@ -28,7 +28,7 @@ from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES, catalogue
 from fives.server.bots import bot_levels
-from fives.server.guard import ConnectionGuard, RequestGuard
+from fives.server.guard import PEER, ConnectionGuard, RequestGuard
 from fives.server.manager import TableManager
 from fives.server.messages import ClientError, error_message, parse_message
 from fives.server.ratelimit import AddressBuckets
@@ -300,8 +300,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await ws.accept()
         table_id = ws.path_params["table_id"]
         addr = _addr(ws)
-        conn = Conn(ws.send_text, settings.rate, settings.burst, close=lambda code: ws.close(code),
-                    addr=addr)
+
+        async def drop() -> None:
+            """A reader that cannot keep up: closed with 4008 if the close gets through in
+            time, else cut off (its unread messages would hold the socket for ever)."""
+            pump.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=4008), settings.close_grace)
+            await asyncio.sleep(settings.close_grace)
+            guard.abort(ws.scope.get(PEER))
+
+        conn = Conn(ws.send_text, settings.rate, settings.burst, settings.outbox, drop, addr)
         lang = ws.query_params.get("lang")
         if lang in LANGUAGES:
             conn.lang = lang
@@ -368,6 +377,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             pump.cancel()
             with contextlib.suppress(BaseException):
                 await pump
+            if conn.dropping is not None:
+                conn.dropping.cancel()
             if ws.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close()

@@ -50,6 +50,10 @@ class Settings:
     lobby_per_address: int = 3
     #: how often expired and forgotten tables are looked for (seconds)
     sweep_every: float = 30.0
+    #: messages waiting for one connection at most; a reader that falls that far behind is
+    #: closed (4008) and, if the close does not get through in close_grace seconds, cut off
+    outbox: int = 1000
+    close_grace: float = 2.0
     #: the largest client message accepted (bytes)
     max_message: int = 2048
     #: a heavier bot's decision not back in this many seconds (waiting for a worker included)

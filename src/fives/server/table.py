@@ -22,6 +22,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,19 +58,25 @@ def _dumps(obj: Any) -> str:
 
 
 class Conn:
-    """One WebSocket connection: its seat (None: spectator), language, outbox and rate limit."""
+    """One WebSocket connection: its seat (None: spectator), language, outbox and rate limit.
+
+    Messages wait in the outbox until the socket takes them. A reader that cannot keep up
+    (the outbox full) is let go: what it has not read is stale, so the outbox is emptied and
+    ``drop`` closes the connection (code 4008); the page reconnects and gets one fresh
+    snapshot.
+    """
 
     def __init__(
         self,
-        send: Any,
+        send: Callable[[str], Awaitable[None]],
         rate: float,
         burst: int,
         queue_size: int = 1000,
-        close: Any = None,
+        drop: Callable[[], Awaitable[None]] | None = None,
         addr: str = "?",
     ) -> None:
-        self._send = send  # async callable(str)
-        self._close = close  # async callable(code): drop a connection that cannot keep up
+        self._send = send
+        self._drop = drop
         self.addr = addr  # the client's address (per-address limits)
         self.seat: int | None = None
         self.lang = "en"
@@ -77,18 +84,24 @@ class Conn:
         self.table: Table | None = None
         self.bucket = TokenBucket(rate, burst)
         self.strikes = 0  # messages refused in a row (one that keeps flooding is closed)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self.outbox: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.closed = False
+        self.dropping: asyncio.Task[None] | None = None
 
     def send_text(self, text: str) -> None:
         if self.closed:
             return
         try:
             self.outbox.put_nowait(text)
-        except asyncio.QueueFull:  # a reader that never reads: let it go
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            self.too_slow()
+
+    def too_slow(self) -> None:
+        self.closed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        if self._drop is not None and self.dropping is None:
+            self.dropping = asyncio.get_running_loop().create_task(self._drop())
 
     def send(self, obj: dict[str, Any]) -> None:
         self.send_text(_dumps(obj))
@@ -97,23 +110,9 @@ class Conn:
         self.send(error_message(err, self.lang, n))
 
     async def pump(self) -> None:
-        """Write the outbox to the socket, in order, until closed."""
+        """Write the outbox to the socket, in order, until cancelled."""
         while True:
-            text = await self.outbox.get()
-            try:
-                if text is None:
-                    if self._close is not None:
-                        with contextlib.suppress(Exception):
-                            await self._close(1008)
-                    return
-                await self._send(text)
-            finally:
-                self.outbox.task_done()
-
-    async def flush(self, timeout: float = 2.0) -> None:
-        """Wait (a little) until everything queued has been written."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.outbox.join(), timeout)
+            await self._send(await self.outbox.get())
 
 
 @dataclass
