@@ -36,10 +36,10 @@ class FlakyStore(SqliteStore):
 
     fail = False
 
-    def add_action(self, table_id, round_no, action):  # type: ignore[no-untyped-def]
+    def add_action(self, table_id, round_no, action, finished=None):  # type: ignore[no-untyped-def]
         if self.fail:
             raise StoreError("disk full")
-        super().add_action(table_id, round_no, action)
+        super().add_action(table_id, round_no, action, finished)
 
 
 def test_a_failing_store_refuses_the_action(tmp_path) -> None:
@@ -72,3 +72,90 @@ def test_a_failing_store_refuses_the_action(tmp_path) -> None:
             await b.close()
 
         asyncio.run(go())
+
+
+class FinishFailsOnce(SqliteStore):
+    """The write that finishes a match fails once (disk full, a crash in between)."""
+
+    failed = False
+
+    def add_action(self, table_id, round_no, action, finished=None):  # type: ignore[no-untyped-def]
+        if finished is not None and not self.failed:
+            self.failed = True
+            raise StoreError("disk full")
+        super().add_action(table_id, round_no, action, finished)
+
+    def finish(self, table_id, record, ts):  # type: ignore[no-untyped-def]
+        if not self.failed:
+            self.failed = True
+            raise StoreError("disk full")
+        super().finish(table_id, record, ts)
+
+
+def test_a_match_seen_over_is_stored_over(tmp_path) -> None:
+    """The last action and the finished match are stored together: when the finishing write
+    fails, the action is refused and made again, never half kept (a match left open for ever,
+    its record and replay 404)."""
+    import random
+
+    import httpx
+
+    from .harness import play_to_end
+
+    store = FinishFailsOnce(tmp_path / "f.sqlite3")
+    with running_server(fast_settings(str(tmp_path / "unused.sqlite3")), store) as base:
+        created = create_table(base, game="fives-and-threes", players=2, name="Asha", seed=3,
+                               target=5, turn_time=0)
+
+        async def go() -> dict:
+            c = await SeatClient(base, created["table"], created["token"]).connect()
+            last = await play_to_end([c], random.Random(2), timeout=60)
+            await c.close()
+            return last
+
+        last = asyncio.run(go())
+        assert store.failed and last["result"] is not None
+        r = httpx.get(f"{base}/api/matches/{created['table']}/record", timeout=5)
+        assert r.status_code == 200
+        assert r.json()["rounds"][-1]["actions"]
+
+
+def test_a_match_whose_finish_was_lost_is_finished_at_start(tmp_path) -> None:
+    """A database from before: the last action stored, the finish lost in a crash. The match
+    is finished when the server starts, and its record and replay are there."""
+    import httpx
+
+    from fives.bots.host import play_match
+    from fives.bots.ladder import RandomBot
+    from fives.core.games import Config
+    from fives.core.record import record_of
+    from fives.core.state import State
+    from fives.core.tiles import Action
+
+    db = tmp_path / "db.sqlite3"
+    state = play_match(Config.make("block", 2, target=10), [RandomBot(), RandomBot()], seed=4)
+    record = record_of(state)
+    store = SqliteStore(db)
+    meta = {"game": "block", "players": 2, "teams": False, "target": 10, "rules": {},
+            "turn_time": 0.0, "seed": 1, "host": None, "private": False, "invite": None,
+            "seats": [{"kind": "bot", "level": "random"}] * 2}
+    store.create_table("lostfinish", meta, 1.0)
+    n = 0
+    replayed = State(record.config)
+    for k, rnd in enumerate(record.rounds):
+        n += 1
+        store.add_round("lostfinish", k, rnd.leader, [[str(t) for t in h] for h in rnd.hands],
+                        [str(t) for t in rnd.stock], 2.0)
+        replayed.start_round(rnd.hands, rnd.stock, rnd.leader)
+        for text in rnd.actions:
+            n += 1
+            seat = replayed.turn
+            replayed.play(Action.parse(text))
+            store.add_action("lostfinish", k, StoredAction(n, seat, text, "bot", 3.0))
+    store.close()
+    with running_server(fast_settings(str(db))) as base:
+        listed = httpx.get(f"{base}/api/matches", timeout=5).json()["matches"]
+        assert [m["id"] for m in listed] == ["lostfinish"]
+        r = httpx.get(f"{base}/api/matches/lostfinish/record", timeout=5)
+        assert r.status_code == 200 and r.json()["rounds"] == record.to_data()["rounds"]
+        assert httpx.get(f"{base}/api/matches/lostfinish/replay", timeout=5).status_code == 200

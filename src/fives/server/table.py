@@ -262,7 +262,17 @@ class Table:
                         seat.away = True
         if stored.status == "over" or state.over:
             table.status = "over"
-            table.finished_at = stored.finished or time.time()
+            last = stored.rounds[-1] if stored.rounds else None
+            ended = last.actions[-1].ts if last and last.actions else time.time()
+            table.finished_at = stored.finished or ended
+            if stored.status != "over":
+                # The last action is stored but not the finished match (a crash between the
+                # two, from before they were one transaction): finish it now.
+                try:
+                    manager.store.finish(stored.id, table.final_record(), table.finished_at)
+                    log.warning("table %s: its finished match is stored now", stored.id)
+                except StoreError:
+                    log.exception("table %s: cannot store its finished match", stored.id)
         elif all(seat.claimed for seat in table.seats):
             table.status = "playing"
         if state.round_end is not None:
@@ -635,18 +645,23 @@ class Table:
     # -- applying actions --------------------------------------------------------------------
 
     def _apply(self, seat: int, code: int, how: str) -> None:
-        """Store, apply and broadcast one legal action (checked by the caller)."""
+        """Apply, store and broadcast one legal action (checked by the caller). The action
+        that ends the match is stored with the finished match in one transaction; if the
+        store refuses, the action is taken back and nobody hears of it."""
         state = self.state
         ts = time.time()
         round_no = state.round_index
+        before = state.copy()
+        entry = state.apply_code(code)
         try:
             self.store.add_action(
-                self.id, round_no, StoredAction(self.n + 1, seat, str(ACTIONS[code]), how, ts)
+                self.id, round_no, StoredAction(self.n + 1, seat, str(ACTIONS[code]), how, ts),
+                finished=self.final_record() if state.over else None,
             )
         except StoreError:
+            self.state = before
             log.exception("table %s: cannot store an action", self.id)
             raise ClientError("server") from None
-        entry = state.apply_code(code)
         self.n += 1
         event = event_of(state, entry, how, self.n)
         self.last_event = event
@@ -655,24 +670,20 @@ class Table:
             self.round_ended_at = time.monotonic()
             self.ready.clear()
         if state.over:
-            self._finish(ts)
+            self.status = "over"
+            self.finished_at = ts
         self.broadcast(event, ts)
         self._wake.set()
 
-    def _finish(self, ts: float) -> None:
-        self.status = "over"
-        self.finished_at = ts
-        record = record_of(self.state, seats=[s.record_name() for s in self.seats])
-        data = record.to_data()
+    def final_record(self) -> dict[str, Any]:
+        """The finished match's record (RECORD.md), with the table's own fields."""
+        data = record_of(self.state, seats=[s.record_name() for s in self.seats]).to_data()
         data["table"] = self.id
         # whether the deals were the server's secret or a test's fixed seed
         data["deals"] = self.meta.get("deals", "unknown")
         # who sat where by kind: a bot is known by this, never by its name
         data["seat_kinds"] = [s.kind for s in self.seats]
-        try:
-            self.store.finish(self.id, data, ts)
-        except StoreError:
-            log.exception("table %s: cannot store the finished match", self.id)
+        return data
 
     def _deal(self) -> None:
         state = self.state

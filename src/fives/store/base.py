@@ -67,8 +67,14 @@ class Store(ABC):
 
     @abstractmethod
     def add_action(
-        self, table_id: str, round_no: int, action: StoredAction
-    ) -> None: ...
+        self,
+        table_id: str,
+        round_no: int,
+        action: StoredAction,
+        finished: dict[str, Any] | None = None,
+    ) -> None:
+        """Append an action; with ``finished`` (the record of the match it ends), finish the
+        table in the same transaction (at the action's time)."""
 
     @abstractmethod
     def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None: ...

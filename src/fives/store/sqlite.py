@@ -107,12 +107,40 @@ class SqliteStore(Store):
             (table_id, round_no, leader, json.dumps(hands), json.dumps(stock), ts),
         )
 
-    def add_action(self, table_id: str, round_no: int, action: StoredAction) -> None:
-        self._run(
+    def add_action(
+        self,
+        table_id: str,
+        round_no: int,
+        action: StoredAction,
+        finished: dict[str, Any] | None = None,
+    ) -> None:
+        insert = (
             "INSERT INTO actions (table_id, seq, round_no, seat, action, how, ts) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (table_id, action.seq, round_no, action.seat, action.action, action.how, action.ts),
         )
+        if finished is None:
+            self._run(*insert)
+            return
+        self._transaction([insert, (
+            "UPDATE tables SET status = 'over', record = ?, finished = ? WHERE id = ?",
+            (json.dumps(finished, ensure_ascii=False), action.ts, table_id),
+        )])
+
+    def _transaction(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Several writes that land together or not at all."""
+        try:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql, params in statements:
+                        self._db.execute(sql, params)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
 
     def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None:
         self._run(
