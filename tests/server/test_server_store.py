@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from fives.store import SqliteStore, StoredAction, StoreError
 
@@ -159,3 +160,46 @@ def test_a_match_whose_finish_was_lost_is_finished_at_start(tmp_path) -> None:
         r = httpx.get(f"{base}/api/matches/lostfinish/record", timeout=5)
         assert r.status_code == 200 and r.json()["rounds"] == record.to_data()["rounds"]
         assert httpx.get(f"{base}/api/matches/lostfinish/replay", timeout=5).status_code == 200
+
+
+def test_damaged_rows_are_set_aside_and_the_server_starts(tmp_path) -> None:
+    """One damaged row stopped the server from starting. Now each damaged table is logged,
+    kept, marked "damaged", and the others play on."""
+    import sqlite3
+
+    import httpx
+
+    db = tmp_path / "db.sqlite3"
+    with running_server(fast_settings(str(db))) as base:
+        good = create_table(base, game="draw", players=2, name="Asha", turn_time=0,
+                            private=False, seats=[{"kind": "human"}, {"kind": "human"}])
+        ids = [create_table(base, game="draw", players=2, name="Asha", turn_time=0,
+                            seed=9)["table"] for _ in range(3)]
+        over = create_table(base, game="block", players=2, watch=True, target=10,
+                            private=False, seats=[{"kind": "bot", "level": "random"}] * 2)
+        deadline = time.monotonic() + 30
+        while httpx.get(f"{base}/api/matches/{over['table']}/record", timeout=5).status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE tables SET meta = '{not json' WHERE id = ?", (ids[0],))
+        raw.execute("UPDATE rounds SET hands = 'x' WHERE table_id = ?", (ids[1],))
+        # JSON, but a deal the rules refuse (the same tile twice)
+        raw.execute("""UPDATE rounds SET hands = '[["0-0"], ["0-0"]]' WHERE table_id = ?""",
+                    (ids[2],))
+        raw.execute("INSERT INTO tables (id, created, status, meta, record, finished) "
+                    "VALUES ('brokenover', 1, 'over', '[', NULL, 5)")
+    with running_server(fast_settings(str(db))) as base:
+        assert httpx.get(f"{base}/healthz", timeout=5).json()["ok"]
+        lobby = {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]}
+        assert good["table"] in lobby
+        matches = httpx.get(f"{base}/api/matches", timeout=5).json()["matches"]
+        assert [m["id"] for m in matches] == [over["table"]]
+        for table in [*ids, "brokenover"]:
+            r = httpx.get(f"{base}/api/matches/{table}/record", timeout=5)
+            assert r.status_code == 404 and "Traceback" not in r.text
+    store = SqliteStore(db)
+    kept = {row: store._query("SELECT status FROM tables WHERE id = ?", (row,))[0][0]
+            for row in ids}
+    store.close()
+    assert kept == {table: "damaged" for table in ids}

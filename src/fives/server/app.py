@@ -35,7 +35,7 @@ from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
 from fives.server.settings import Settings
 from fives.server.table import Conn, Table
-from fives.store.base import Store, StoredTable
+from fives.store.base import DamagedRow, Store, StoredTable
 from fives.store.sqlite import open_store
 
 __all__ = ["create_app"]
@@ -229,8 +229,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def _finished(request: Request) -> StoredTable:
         table_id = request.path_params["table_id"]
-        stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
-        if stored is None:
+        try:
+            stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
+        except DamagedRow:
+            stored = None
+        if stored is None or stored.status not in ("open", "over"):
             raise ClientError("not_found")
         if stored.meta.get("private"):
             # a private table's match is shown only to those holding its invite

@@ -17,7 +17,7 @@ from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.settings import Settings
 from fives.server.table import Table, hash_token
-from fives.store.base import Store, StoreError
+from fives.store.base import DamagedRow, Store, StoreError
 
 __all__ = ["TableManager", "TableSpec"]
 
@@ -40,17 +40,10 @@ class TableManager:
         """Bring back every unfinished table exactly where it was (a table that waited for
         players longer than waiting_ttl is set aside instead)."""
         now = time.time()
-        for stored in self.store.unfinished():
-            if not stored.rounds and now - stored.created > self.settings.waiting_ttl:
-                self._set_aside(stored.id, "expired")
-                continue
-            try:
-                table = Table.restore(self, stored)
-            except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
-                log.error("table %s cannot be restored: %s", stored.id, exc)
-                continue
-            self.tables[table.id] = table
-            table.start()
+        for table_id in self.store.unfinished_ids():
+            table = self._restore(table_id, expire_before=now - self.settings.waiting_ttl)
+            if table is not None:
+                table.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def shutdown(self) -> None:
@@ -102,16 +95,34 @@ class TableManager:
             return table
         if not isinstance(table_id, str) or not 4 <= len(table_id) <= 32:
             return None
-        stored = self.store.load(table_id)
+        table = self._restore(table_id)
+        if table is not None:
+            table.start()
+        return table
+
+    def _restore(self, table_id: str, expire_before: float | None = None) -> Table | None:
+        """A stored table back in play, or None: not there, set aside, or damaged (then
+        quarantined: logged, kept and marked, and every other table goes on)."""
+        try:
+            stored = self.store.load(table_id)
+        except DamagedRow as exc:
+            log.error("%s; it is set aside", exc)
+            self._set_aside(table_id, "damaged")
+            return None
         if stored is None or stored.status not in ("open", "over"):
+            return None
+        if (expire_before is not None and stored.status == "open" and not stored.rounds
+                and stored.created < expire_before):
+            self._set_aside(table_id, "expired")
             return None
         try:
             table = Table.restore(self, stored)
-        except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
-            log.error("table %s cannot be loaded: %s", table_id, exc)
+        except (RecordError, RulesError, KeyError, ValueError, TypeError, IndexError) as exc:
+            log.error("table %s cannot be restored (%s); it is set aside", table_id, exc)
+            if stored.status == "open":
+                self._set_aside(table_id, "damaged")
             return None
         self.tables[table_id] = table
-        table.start()
         return table
 
     def seats_held(self, addr: str) -> int:

@@ -6,11 +6,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Store", "StoreError", "StoredAction", "StoredRound", "StoredTable"]
+__all__ = ["DamagedRow", "Store", "StoreError", "StoredAction", "StoredRound", "StoredTable"]
 
 
 class StoreError(RuntimeError):
     """The store cannot be opened or written (disk full, locked, not a database ...)."""
+
+
+class DamagedRow(StoreError):
+    """A stored table that cannot be read back (its JSON is damaged)."""
 
 
 @dataclass
@@ -85,10 +89,16 @@ class Store(ABC):
         ``expired``, ``abandoned`` or ``damaged``."""
 
     @abstractmethod
-    def load(self, table_id: str) -> StoredTable | None: ...
+    def load(self, table_id: str) -> StoredTable | None:
+        """The table with its rounds and actions; :class:`DamagedRow` if it cannot be read."""
 
     @abstractmethod
-    def unfinished(self) -> list[StoredTable]: ...
+    def unfinished_ids(self) -> list[str]:
+        """The tables still open (waiting or in play), oldest first."""
+
+    def unfinished(self) -> list[StoredTable]:
+        """The open tables themselves (a damaged one raises :class:`DamagedRow`)."""
+        return [t for t in map(self.load, self.unfinished_ids()) if t is not None]
 
     @abstractmethod
     def finished(

@@ -8,14 +8,24 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
 
-from fives.store.base import Store, StoredAction, StoredRound, StoredTable, StoreError
+from fives.store.base import (
+    DamagedRow,
+    Store,
+    StoredAction,
+    StoredRound,
+    StoredTable,
+    StoreError,
+)
 
 __all__ = ["SqliteStore", "open_store"]
+
+log = logging.getLogger("fives.store")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -161,8 +171,8 @@ class SqliteStore(Store):
             id=table_id,
             created=created,
             status=status,
-            meta=json.loads(meta),
-            record=json.loads(record) if record else None,
+            meta=_parse(table_id, "meta", meta, dict),
+            record=_parse(table_id, "record", record, dict) if record else None,
             finished=finished,
         )
         if with_rounds:
@@ -173,7 +183,8 @@ class SqliteStore(Store):
                 (table_id,),
             ):
                 rounds[round_no] = StoredRound(
-                    round_no, leader, json.loads(hands), json.loads(stock), ts
+                    round_no, leader, _parse(table_id, f"round {round_no}", hands, list),
+                    _parse(table_id, f"round {round_no}", stock, list), ts
                 )
             for seq, round_no, seat, action, how, ts in self._query(
                 "SELECT seq, round_no, seat, action, how, ts FROM actions "
@@ -192,27 +203,44 @@ class SqliteStore(Store):
         )
         return self._table(rows[0], True) if rows else None
 
-    def unfinished(self) -> list[StoredTable]:
-        rows = self._query(
-            "SELECT id, created, status, meta, record, finished FROM tables "
-            "WHERE status = 'open' ORDER BY created"
-        )
-        return [self._table(r, True) for r in rows]
+    def unfinished_ids(self) -> list[str]:
+        rows = self._query("SELECT id FROM tables WHERE status = 'open' ORDER BY created")
+        return [row[0] for row in rows]
 
     def finished(
         self, limit: int = 50, offset: int = 0, listed_only: bool = False
     ) -> list[StoredTable]:
-        listed = " AND NOT coalesce(json_extract(meta, '$.private'), 0)" if listed_only else ""
+        # a row whose meta is damaged is never listed (json_extract would fail the query)
+        listed = (" AND CASE WHEN json_valid(meta) THEN "
+                  "coalesce(json_extract(meta, '$.private'), 0) ELSE 1 END = 0"
+                  if listed_only else "")
         rows = self._query(
             "SELECT id, created, status, meta, record, finished FROM tables "
             f"WHERE status = 'over'{listed} ORDER BY finished DESC LIMIT ? OFFSET ?",
             (limit, offset),
         )
-        return [self._table(r, False) for r in rows]
+        out = []
+        for row in rows:
+            try:
+                out.append(self._table(row, False))
+            except DamagedRow as exc:
+                log.error("%s", exc)
+        return out
 
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._db.close()
+
+
+def _parse(table_id: str, what: str, text: str, kind: type) -> Any:
+    """Stored JSON, or :class:`DamagedRow` naming the table and the part that is damaged."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedRow(f"table {table_id}: its {what} is damaged (not JSON)") from None
+    if not isinstance(value, kind):
+        raise DamagedRow(f"table {table_id}: its {what} is damaged (not a JSON {kind.__name__})")
+    return value
 
 
 def open_store(path: str | Path) -> SqliteStore:
