@@ -440,7 +440,7 @@ def test_bots_stop_playing_a_peoples_match_when_nobody_is_there(tmp_path) -> Non
                           seats=[{"kind": "human"}, {"kind": "bot"}]).json()
 
         def stored_actions() -> int:
-            store = SqliteStore(db)
+            store = SqliteStore(db, exclusive=False)
             try:
                 return sum(len(r.actions) for r in store.load(created["table"]).rounds)
             finally:

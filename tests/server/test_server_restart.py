@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
+import pytest
 
 from .harness import SeatClient, create_table, play_to_end
 
@@ -133,3 +134,27 @@ def test_serve_reports_a_busy_port_without_traceback(tmp_path) -> None:
         assert out.returncode == 2
         assert out.stderr.startswith("error:") and "Traceback" not in out.stderr
         assert "in use" in out.stderr
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path) -> None:
+    """Two servers on one SQLite file forked silently (two people both got seat 1)."""
+    from fives.store import SqliteStore, StoreError
+
+    db = str(tmp_path / "fives.sqlite3")
+    with serve(db) as (proc, base):
+        out = subprocess.run(
+            [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db],
+            capture_output=True, text=True, timeout=30,
+        )
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert out.stderr.startswith("error:") and "in use by another fives server" in out.stderr
+        assert f"process {proc.pid}" in out.stderr
+        with pytest.raises(StoreError, match="in use"):
+            SqliteStore(db)
+        SqliteStore(db, exclusive=False).close()  # reading alongside is fine
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    # a server that died (even killed) leaves the database free
+    with serve(db) as (_proc, base):
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200

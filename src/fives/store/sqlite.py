@@ -7,8 +7,10 @@ on disk (in the WAL) before the server broadcasts it; a killed process loses not
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -60,19 +62,33 @@ CREATE INDEX IF NOT EXISTS tables_status ON tables (status, finished);
 
 
 class SqliteStore(Store):
-    def __init__(self, path: str | Path) -> None:
+    """The store in one SQLite file. ``exclusive`` (the default): this store is the file's
+    only owner while it is open; another one, in this process or another, is refused at once
+    (two servers on one file would fork the tables silently). ``exclusive=False`` is for
+    reading alongside (inspection, tests)."""
+
+    def __init__(self, path: str | Path, exclusive: bool = True) -> None:
         self.path = str(path)
+        self._owner: int | None = None
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                if exclusive:
+                    self._owner = _take_ownership(self.path)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(_SCHEMA)
         except (sqlite3.Error, OSError) as exc:
+            self._release()
             raise StoreError(f"cannot open the database {self.path}: {exc}") from None
         self._lock = threading.Lock()
+
+    def _release(self) -> None:
+        if self._owner is not None:
+            os.close(self._owner)  # the lock goes with it
+            self._owner = None
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         try:
@@ -230,6 +246,29 @@ class SqliteStore(Store):
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._db.close()
+        self._release()
+
+
+def _take_ownership(path: str) -> int:
+    """An exclusive lock on ``PATH.lock`` for as long as the returned descriptor is open (the
+    system drops it when the process ends, however it ends). A lock file beside the database
+    is used, not the database itself: closing another descriptor of the database would drop
+    SQLite's own locks."""
+    lock_path = os.path.realpath(path) + ".lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        who = f" (process {holder})" if holder.isdigit() else ""
+        raise StoreError(
+            f"the database {path} is in use by another fives server{who}; stop it, or use "
+            "another database"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 def _parse(table_id: str, what: str, text: str, kind: type) -> Any:
