@@ -29,7 +29,7 @@ from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES, catalogue
 from fives.server.bots import bot_levels
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
-from fives.server.manager import TableManager
+from fives.server.manager import TableManager, player_count
 from fives.server.messages import ClientError, error_message, parse_message
 from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
@@ -182,9 +182,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             if not isinstance(body, dict):
                 raise ClientError("bad_request")
             level = body.get("level", "easy")
-            players = body.get("players", 2)
-            if isinstance(players, bool) or players not in (2, 3, 4):
-                raise ClientError("bad_players")
+            players = player_count(body.get("players", 2))
             spec = {
                 "game": body.get("game", "all-fives"),
                 "players": players,
@@ -201,9 +199,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_matches(request: Request) -> Response:
         try:
-            offset = max(0, int(request.query_params.get("offset", "0")))
+            offset = int(request.query_params.get("offset", "0"))
         except ValueError:
-            offset = 0
+            offset = -1
+        if not 0 <= offset <= 1_000_000:
+            return _error(request, ClientError("bad_request"))
         out = []
         for stored in manager().store.finished(limit=50, offset=offset, listed_only=True):
             meta = stored.meta

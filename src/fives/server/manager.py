@@ -19,11 +19,19 @@ from fives.server.settings import Settings
 from fives.server.table import Table, hash_token
 from fives.store.base import DamagedRow, Store, StoreError
 
-__all__ = ["TableManager", "TableSpec"]
+__all__ = ["TableManager", "TableSpec", "player_count"]
 
 log = logging.getLogger("fives.server")
 
 TableSpec = dict[str, Any]
+
+
+def player_count(value: Any) -> int:
+    """The number of players asked for: 2, 3 or 4, as a whole JSON number (2.0 is refused:
+    it passed ``in (2, 3, 4)`` and failed further on)."""
+    if type(value) is not int or value not in (2, 3, 4):
+        raise ClientError("bad_players")
+    return value
 
 
 class TableManager:
@@ -203,11 +211,9 @@ class TableManager:
         if not isinstance(spec, dict):
             raise ClientError("bad_request")
         game = spec.get("game", "all-fives")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise ClientError("bad_game")
-        players = spec.get("players", 2)
-        if isinstance(players, bool) or players not in (2, 3, 4):
-            raise ClientError("bad_players")
+        players = player_count(spec.get("players", 2))
         teams = spec.get("teams")
         if teams is not None and not isinstance(teams, bool):
             raise ClientError("bad_teams")
@@ -239,7 +245,7 @@ class TableManager:
                 raise ClientError("bad_seats")
             if raw["kind"] == "bot":
                 level = raw.get("level", "easy")
-                if level not in levels:
+                if not isinstance(level, str) or level not in levels:
                     raise ClientError("bad_level")
                 seats.append({"kind": "bot", "level": level, "name": None, "token": None})
             else:
@@ -249,7 +255,10 @@ class TableManager:
             creator = next((i for i, s in enumerate(seats) if s["kind"] == "human"), None)
             if creator is None:
                 raise ClientError("bad_seats")
-            seats[creator]["name"] = clean_name(str(spec.get("name") or "")[:200])
+            name = spec.get("name") or ""
+            if not isinstance(name, str):
+                raise ClientError("bad_name")
+            seats[creator]["name"] = clean_name(name[:200])
         # Private (reached by its invite link, never listed) or open (in the lobby); a table
         # with seats for friends is private unless asked otherwise.
         private = spec.get("private")
