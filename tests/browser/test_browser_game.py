@@ -113,8 +113,11 @@ def play_round(page: Page, shot: Path | None = None, keyboard_every: int = 0,
 
 
 def errors_of(page: Page) -> list[str]:
+    """Script errors, and anything the content security policy refused."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and ("Content Security Policy" in m.text or "Refused to" in m.text) else None)
     return errors
 
 
@@ -148,7 +151,7 @@ def test_play_a_round_of_all_fives_by_clicking(page: Page, live_server: str, sho
     assert "Round 1 is over" in text and "Pips left" in text
     page.screenshot(path=str(shots / "summary-en.png"))
     page.click("#summary-next")
-    page.wait_for_function("window.fivesState().view && window.fivesState().view.round === 1")
+    page.wait_for_function("() => window.fivesState().view && window.fivesState().view.round === 1")
     expect(dialog).to_be_hidden()
     assert not errors
 
@@ -176,7 +179,7 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
         assert english not in body, english
     page.screenshot(path=str(shots / "summary-hi.png"))
     page.click("#summary-next")
-    page.wait_for_function("window.fivesState().view && window.fivesState().view.round === 1")
+    page.wait_for_function("() => window.fivesState().view && window.fivesState().view.round === 1")
     page.screenshot(path=str(shots / "table-hi-round2.png"))
     # the switch persists across a reload, and the seat comes back
     hand = state(page)["view"]["hand"]
@@ -186,7 +189,7 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
     log = " ".join(page.locator("#log li").all_text_contents())
     assert "Round 2" in log and "सिरे" not in log and "दौर" not in log
     page.reload()
-    page.wait_for_function("window.fivesState() && window.fivesState().view")
+    page.wait_for_function("() => window.fivesState() && window.fivesState().view")
     assert page.evaluate("document.documentElement.lang") == "en"
     assert state(page)["you"] == 0
     assert state(page)["view"]["hand"] == hand
@@ -225,7 +228,7 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     b.fill("#join-name", "Bea")
     b.click('#join-seats [data-seat="1"]')
     for page in (a, b):
-        page.wait_for_function("window.fivesState() && window.fivesState().view")
+        page.wait_for_function("() => window.fivesState() && window.fivesState().view")
     expect(a.locator("#seats")).to_contain_text("Bea")
     expect(b.locator("#seats")).to_contain_text("Asha")
     # the clock runs for whoever is to play
@@ -256,7 +259,7 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     # reload: the seat comes back with the token kept by the browser
     before = state(b)
     b.reload()
-    b.wait_for_function("window.fivesState() && window.fivesState().view")
+    b.wait_for_function("() => window.fivesState() && window.fivesState().view")
     after = state(b)
     assert after["you"] == 1
     if after["n"] == before["n"]:
@@ -347,7 +350,7 @@ def test_a_whole_match_result_download_and_rematch(page: Page, live_server: str,
     assert replay(Record.from_data(record))["over"] is True
     page.click("#rematch-btn")
     page.wait_for_url(re.compile(r"/t/(?!" + table + ")"))
-    page.wait_for_function("window.fivesState() && window.fivesState().view")
+    page.wait_for_function("() => window.fivesState() && window.fivesState().view")
     assert state(page)["you"] == 0
     assert state(page)["info"]["rematch_of"] == table
     assert not errors

@@ -28,6 +28,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from fives.i18n import LANGUAGES, t
 from fives.server.settings import Settings
@@ -326,14 +327,27 @@ class RequestGuard:
             await self.app(scope, receive, send)
             return
         scope[PEER] = scope.get("client")
+        if kind == "http":
+            send = _with_security_headers(scope, send)
         if len(scope.get("headers", ())) > self.settings.max_headers:
             if kind == "http":
                 await _refuse(scope, send, 431, "too_many_headers", {})
             else:
                 await send({"type": "websocket.close", "code": 1008})
             return
+        if not self._same_site(scope):
+            # another site's page may not act here with its visitor's browser
+            if kind == "http":
+                await _refuse(scope, send, 403, "bad_origin", {})
+            else:
+                await send({"type": "websocket.close", "code": 4403})
+            return
         if kind == "websocket":
             await self.app(scope, receive, send)
+            return
+        if scope["method"] == "POST" and not _is_json(scope):
+            # a form or text/plain POST is what another site can send without asking
+            await _refuse(scope, send, 415, "bad_content_type", {})
             return
         limit = self.settings.max_body
         declared = _content_length(scope)
@@ -369,6 +383,72 @@ class RequestGuard:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+    def _same_site(self, scope: Scope) -> bool:
+        """No Origin (not a browser), or the page's origin is this server (its Host) or one
+        of the allowed origins."""
+        origin = _header(scope, b"origin")
+        if origin is None:
+            return True
+        if origin in self.settings.origins:
+            return True
+        try:
+            parts = urlsplit(origin)
+            port = parts.port
+        except ValueError:
+            return False
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return False  # "null" (a sandboxed frame, a file) and the like
+        default = 443 if parts.scheme == "https" else 80
+        host = _header(scope, b"host") or ""
+        try:
+            seen = urlsplit(f"//{host}")
+            host_port = seen.port
+        except ValueError:
+            return False
+        return (seen.hostname == parts.hostname.lower()
+                and (host_port or default) == (port or default))
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _is_json(scope: Scope) -> bool:
+    kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    return kind == "application/json"
+
+
+def _with_security_headers(scope: Scope, send: Send) -> Send:
+    """Every page and answer with a content security policy (scripts and connections from
+    this server only), no framing, no referrer to other sites (a private table's invite is in
+    its address), and no content-type guessing."""
+    host = _header(scope, b"host") or ""
+    policy = (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        f"img-src 'self' data:; connect-src 'self' ws://{host} wss://{host}; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+    extra = [
+        (b"content-security-policy", policy.encode("latin-1", "replace")),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"same-origin"),
+        (b"x-content-type-options", b"nosniff"),
+    ]
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            have = {name.lower() for name, _ in message.get("headers", [])}
+            message = dict(message)
+            message["headers"] = [*message.get("headers", []),
+                                  *((k, v) for k, v in extra if k not in have)]
+        await send(message)
+
+    return sending
 
 
 def _content_length(scope: Scope) -> int | None:

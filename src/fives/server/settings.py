@@ -91,9 +91,17 @@ class Settings:
     #: addresses of reverse proxies whose X-Forwarded-For / -Proto headers are believed
     #: (comma-separated; empty: none, every client is its TCP peer)
     trusted_proxies: str = ""
+    #: origins (scheme://host[:port], comma-separated) besides the server's own whose pages
+    #: may post to it and open its WebSockets (a proxy that changes the Host header)
+    allowed_origins: str = ""
     #: development and tests only: accept a client's ``seed`` for the deals and the bots, so
     #: a test can predict every hand. Off, every table's randomness comes from ``secrets``.
     dev_seeds: bool = False
+
+    @property
+    def origins(self) -> frozenset[str]:
+        """Origins other than the server's own whose pages may use it."""
+        return frozenset(a.strip() for a in self.allowed_origins.split(",") if a.strip())
 
     @property
     def proxies(self) -> frozenset[str]:
