@@ -460,3 +460,42 @@ def test_bots_stop_playing_a_peoples_match_when_nobody_is_there(tmp_path) -> Non
         asyncio.run(visit())  # someone comes back: it goes on
         time.sleep(0.3)
         assert stored_actions() > paused
+
+
+# -- 15. the event loop and the parser the figures were measured with -----------------------
+
+
+def test_the_server_runs_on_uvloop_and_httptools(tmp_path, caplog) -> None:
+    """The figures said uvloop; fives serve ran asyncio's loop. It runs what is installed now
+    (the server extra brings both), the tests and the benchmark too."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="fives.server")
+    with running_server(fast_settings(str(tmp_path / "db.sqlite3"))):
+        pass
+    assert "event loop uvloop, HTTP parser httptools" in caplog.text
+
+
+def test_fives_serve_says_what_it_runs_on(tmp_path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db",
+         str(tmp_path / "db.sqlite3"), "--log-level", "info"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert re.search(r"serving on http://127\.0\.0\.1:\d+/ .*uvloop, httptools", line), line
+        deadline = time.monotonic() + 15
+        seen = ""
+        while "event loop" not in seen and time.monotonic() < deadline:
+            seen += proc.stderr.readline() if proc.stderr else ""
+        assert "event loop uvloop, HTTP parser httptools" in seen, seen
+    finally:
+        proc.kill()
+        proc.wait(10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()

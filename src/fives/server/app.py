@@ -33,6 +33,7 @@ from fives.server.manager import TableManager, player_count
 from fives.server.messages import ClientError, error_message, parse_message
 from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
+from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
 from fives.server.table import Conn, Table
 from fives.store.base import DamagedRow, Store, StoredTable
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         state["manager"] = manager
         app.state.manager = manager
         await manager.startup()
+        log.info("event loop %s, HTTP parser %s", running_loop_name(), parser_name())
         try:
             yield
         finally:
@@ -153,6 +155,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "games": games,
                 "bots": bot_levels(),
                 "turn_time": settings.turn_time,
+                # what a client may send, so that it can pace itself
+                "limits": {
+                    "messages_per_second": settings.rate,
+                    "burst": settings.burst,
+                    "address_messages_per_second": settings.address_rate,
+                    "address_burst": settings.address_burst,
+                    "max_message": settings.max_message,
+                },
                 "languages": LANGUAGES,
             }
         )
