@@ -9,6 +9,8 @@ import json
 import random
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -58,6 +60,41 @@ def running_server(settings: Settings, store: Any = None) -> Iterator[str]:
         server.should_exit = True
         thread.join(10)
         sock.close()
+
+
+@contextlib.contextmanager
+def serve(db: str, *options: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``fives serve`` in its own process (instant bots, the development seeds, and any
+    ``options``) on a free port; yield the process and its base URL. Killed on the way out if
+    still running."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
+         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
+         "--dev-seeds", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        match = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert match, f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        base = match.group(0)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.05)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
 
 
 def create_table(base: str, **spec: Any) -> dict[str, Any]:
@@ -131,6 +168,8 @@ class SeatClient:
                 if pred(self.messages[i]):
                     return self.messages[i]
                 i += 1
+            if self._task is not None and self._task.done():
+                raise ConnectionError(f"closed without such a message; last: {self.messages[-1:]}")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no such message; last: {self.messages[-1:]}")

@@ -7,50 +7,14 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
 import pytest
 
-from .harness import SeatClient, create_table, play_to_end
-
-
-@contextmanager
-def serve(db: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
-         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
-         "--dev-seeds"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        line = proc.stdout.readline() if proc.stdout else ""
-        match = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert match, f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
-        base = match.group(0)
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.05)
-        yield proc, base
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
-        for stream in (proc.stdout, proc.stderr):
-            if stream:
-                stream.close()
+from .harness import SeatClient, create_table, play_to_end, serve
 
 
 async def my_choice(c: SeatClient) -> dict:
