@@ -106,3 +106,23 @@ def test_the_real_pool_thinks_in_a_worker_process() -> None:
     action = asyncio.run(runner.choose("hard", view, 3, "t"))
     assert action in view.legal and runner.fallbacks == 0
     runner.close()
+
+
+def test_a_persons_table_goes_before_bots_only_tables_and_keeps_a_worker() -> None:
+    """Bots-only tables never take every worker, and a person's decision is next in line."""
+    work = SlowWork(0.1)
+    runner = BotRunner(2, deadline=30.0, executor=ThreadPoolExecutor(2), work=work)
+    view = a_view()
+
+    async def go() -> None:
+        bots = [asyncio.ensure_future(runner.choose("expert", view, i, f"bots-{i}",
+                                                    for_person=False)) for i in range(8)]
+        await asyncio.sleep(0.02)  # the bots' tables hold one worker, and queue the rest
+        await runner.choose("hard", view, 999, "person", for_person=True)
+        await asyncio.gather(*bots)
+
+    asyncio.run(go())
+    # it started at once on the worker kept for people: done second, after the one bots'
+    # decision that was already thinking, not behind the seven others queued
+    assert work.served.index("999") == 1
+    runner.close()

@@ -1,10 +1,12 @@
 """Running bots for the tables: light levels inline, heavier ones in a pool of worker
 processes (one per core), shared fairly between the tables, each decision with a deadline.
 
-Fair: every table has its own queue, and a free worker takes the next decision of the table
-that has used the workers least lately (so thirty tables of experts cannot starve one table
-of a hard bot). Bounded: a decision not back by its deadline (queued or thinking) is made by
-a lower level instead, inline, and a queued one is never started late.
+Fair: every table has its own queue. A free worker takes the next decision of a table where
+a person is waiting before one where bots play only among themselves, and among those the
+table that has used the workers least lately; bots' tables never hold every worker (one is
+kept for people's tables when there are two or more). So thirty tables of experts cannot
+starve one person's hard bot. Bounded: a decision not back by its deadline (queued or
+thinking) is made by a lower level instead, inline, and a queued one is never started late.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class _Job:
     seed: int
     order: int
     future: asyncio.Future[int]
+    for_person: bool  # a person at the table waits for this decision
     started: bool = False
 
 
@@ -99,6 +102,7 @@ class BotRunner:
         self._queues: dict[str, deque[_Job]] = {}
         self._use: dict[str, _Use] = {}
         self._busy = 0
+        self._busy_for_bots = 0  # workers thinking for tables where no person waits
         self._order = itertools.count()
         self.fallbacks = 0  # decisions made by the fallback level
 
@@ -122,12 +126,16 @@ class BotRunner:
             log.warning("bot %s failed (%s); the easy bot plays instead", level, exc)
             return self._bot("easy").choose(view, random.Random(seed))
 
-    async def choose(self, level: str, view: View, seed: int, table: str = "") -> Action:
-        """The bot's choice; a heavy level late or failing gives the fallback level's."""
+    async def choose(
+        self, level: str, view: View, seed: int, table: str = "", for_person: bool = True
+    ) -> Action:
+        """The bot's choice; a heavy level late or failing gives the fallback level's.
+        ``for_person``: someone at the table is waiting for it (served first)."""
         if level in INLINE or self.workers <= 0:
             return self._inline_choice(level, view, seed)
         loop = asyncio.get_running_loop()
-        job = _Job(table, level, view, seed, next(self._order), loop.create_future())
+        job = _Job(table, level, view, seed, next(self._order), loop.create_future(),
+                   for_person)
         self._queues.setdefault(table, deque()).append(job)
         self._dispatch()
         try:
@@ -153,11 +161,15 @@ class BotRunner:
                 del self._queues[job.table]
 
     def _next_job(self) -> _Job | None:
-        """The next decision of the table that used the workers least lately."""
-        if not self._queues:
+        """The next decision: a person's table first, then the table that used the workers
+        least lately, then the oldest."""
+        bots_may_start = self._busy_for_bots < max(1, self.workers - 1)
+        candidates = [t for t, q in self._queues.items() if q[0].for_person or bots_may_start]
+        if not candidates:
             return None
         at = time.monotonic()
-        table = min(self._queues, key=lambda t: (
+        table = min(candidates, key=lambda t: (
+            not self._queues[t][0].for_person,
             self._use[t].now(at) if t in self._use else 0.0, self._queues[t][0].order))
         queue = self._queues[table]
         job = queue.popleft()
@@ -178,12 +190,14 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         job.started = True
         self._busy += 1
+        self._busy_for_bots += not job.for_person
         began = time.monotonic()
         running = loop.run_in_executor(
             self._executor(), self._work, job.level, job.view, job.seed)
 
         def done(result: asyncio.Future[int]) -> None:
             self._busy -= 1
+            self._busy_for_bots -= not job.for_person
             at = time.monotonic()
             self._use.setdefault(job.table, _Use()).add(at - began, at)
             if len(self._use) > 10000:  # forget the tables that have not asked for long

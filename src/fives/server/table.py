@@ -910,7 +910,7 @@ class Table:
             return legal[0]
         view = view_of(state, seat_no)
         seed = bot_rng(self.seed, seat_no, self.n).getrandbits(64)
-        action = await self.manager.bots.choose(level, view, seed, self.id)
+        action = await self.manager.bots.choose(level, view, seed, self.id, self.people_here)
         code = int(action)
         if code not in legal:
             log.warning("table %s: bot %s answered an illegal %s", self.id, level, action)
