@@ -167,7 +167,7 @@ def attack_headers() -> Result:
 
 def attack_idle() -> Result:
     """5: idle connections from 40 addresses until refused; the lobby meanwhile."""
-    with server() as (proc, base, log):
+    with server() as (_proc, base, log):
         socks: list[socket.socket] = []
         refused = 0
         started = time.perf_counter()
@@ -197,7 +197,7 @@ def attack_idle() -> Result:
 
 def attack_slowloris() -> Result:
     """5: 1,000 connections sending a head a byte at a time, from 20 addresses."""
-    with server() as (proc, base, _):
+    with server() as (_proc, base, _):
         socks = [raw(base, address(i % 20)) for i in range(1000)]
         for s in socks:
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
@@ -352,7 +352,7 @@ def attack_amplification() -> Result:
 
 def attack_tables() -> Result:
     """7: tables from one address; junk tables from 3 addresses; a forwarded address."""
-    with server("--create-rate", "0") as (proc, base, _):
+    with server("--create-rate", "0") as (_proc, base, _):
         made = [httpx.post(base + "/api/tables", timeout=5, json={
             "name": "Asha", "seats": [{"kind": "human"}, {"kind": "human"}], "private": False})
             .status_code for _ in range(20)]
@@ -370,7 +370,7 @@ def attack_tables() -> Result:
         lobby = httpx.get(base + "/api/tables", timeout=5).json()["tables"]
         bots = httpx.post(base + "/api/tables", timeout=5, json={
             "watch": True, "target": 10000, "seats": [{"kind": "bot"}] * 2}).json()["error"]
-    with server() as (proc, base, _):
+    with server() as (_proc, base, _):
         forwarded = [httpx.post(base + "/api/tables", timeout=5, json={"name": "A"},
                                 headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
                      for i in range(40)]
@@ -425,7 +425,7 @@ def attack_bots() -> Result:
 
 def attack_slow_reader() -> Result:
     """9: a watcher that never reads while a person plays instantly against three bots."""
-    with server("--bot-delay", "0", "--forced-delay", "0") as (proc, base, _):
+    with server("--bot-delay", "0", "--forced-delay", "0") as (_proc, base, _):
         created = httpx.post(base + "/api/tables", timeout=5, json={
             "name": "Asha", "players": 4, "target": 10000, "private": False,
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3}).json()
