@@ -56,6 +56,9 @@ def register(sub: Any) -> None:
     p.add_argument("--trusted-proxies", default=d.trusted_proxies, metavar="ADDRS",
                    help="comma-separated addresses of reverse proxies whose X-Forwarded-For is "
                         "believed (default: none)")
+    p.add_argument("--allowed-origins", default=d.allowed_origins, metavar="ORIGINS",
+                   help="comma-separated origins (https://host) besides the server's own whose "
+                        "pages may use it (default: none)")
     p.add_argument("--dev-seeds", action="store_true",
                    help="development and tests only: let a client choose a table's seed, "
                         "which predicts every hand (off: deals are the server's secret)")
@@ -120,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         connections_per_address=args.connections_per_address,
         trusted_proxies=args.trusted_proxies,
+        allowed_origins=args.allowed_origins,
         dev_seeds=args.dev_seeds,
     )
     sock = _bind(args.host, args.port)
