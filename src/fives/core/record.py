@@ -99,20 +99,10 @@ class Record:
     def from_data(data: Any) -> Record:
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
-        for key in ("game", "players", "rounds"):
-            if key not in data:
-                raise RecordError(f"missing field {key!r}")
-        rules = data.get("rules")
-        if rules is not None and not isinstance(rules, dict):
-            raise RecordError("field 'rules' must be an object")
+        if "rounds" not in data:
+            raise RecordError("missing field 'rounds'")
         try:
-            config = Config.make(
-                data["game"],
-                data["players"],
-                teams=data.get("teams"),
-                target=data.get("target"),
-                rules=rules,
-            )
+            config = Config.from_header(data)
         except RulesError as exc:
             raise RecordError(str(exc)) from None
         seats = data.get("seats")
