@@ -98,6 +98,17 @@ def status_line(sock: socket.socket, timeout: float = 10.0) -> str:
     return data.split(b"\r\n", 1)[0].decode(errors="replace") or "(closed)"
 
 
+def flood(sock: socket.socket, chunk: bytes, most: int) -> int:
+    """Send ``chunk`` again and again (up to ``most`` bytes) until the server stops taking it;
+    the bytes sent."""
+    sent = 0
+    with contextlib.suppress(OSError):
+        while sent < most:
+            sock.sendall(chunk)
+            sent += len(chunk)
+    return sent
+
+
 def healthz_ms(base: str, source: str) -> float:
     transport = httpx.HTTPTransport(local_address=source)
     started = time.perf_counter()
@@ -117,21 +128,13 @@ def attack_body() -> Result:
         started = time.perf_counter()
         sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 500000000\r\n\r\n")
-        sent = 0
-        with contextlib.suppress(OSError):
-            while sent < 50_000_000:
-                sock.sendall(b"x" * 65536)
-                sent += 65536
+        sent = flood(sock, b"x" * 65536, 50_000_000)
         declared = status_line(sock)
         took = time.perf_counter() - started
         sock = raw(base)
         sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\n")
-        streamed = 0
-        with contextlib.suppress(OSError):
-            while streamed < 50_000_000:
-                sock.sendall(b"10000\r\n" + b"x" * 65536 + b"\r\n")
-                streamed += 65536
+        streamed = flood(sock, b"10000\r\n" + b"x" * 65536 + b"\r\n", 50_000_000)
         chunked = status_line(sock)
         return {"declared_500MB": declared, "body_bytes_sent_before_cut_off": sent,
                 "seconds": round(took, 3), "chunked": chunked,
@@ -145,11 +148,7 @@ def attack_headers() -> Result:
         before = rss_mb(proc.pid)
         sock = raw(base)
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ")
-        sent = 0
-        with contextlib.suppress(OSError):
-            while sent < 100_000_000:
-                sock.sendall(b"a" * 65536)
-                sent += 65536
+        sent = flood(sock, b"a" * 65536, 100_000_000)
         big = status_line(sock)
         sock = raw(base)
         with contextlib.suppress(OSError):

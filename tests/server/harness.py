@@ -182,6 +182,21 @@ class SeatClient:
         return await self.wait(lambda m: True, timeout, start)
 
 
+async def seat_both(base: str, created: dict[str, Any],
+                    lang: str = "en") -> tuple[SeatClient, SeatClient]:
+    """The creator of a two-person table in seat 0 and a friend (with the invite) joining seat
+    1 as Bea; both once they see the first deal."""
+    a = await SeatClient(base, created["table"], created["token"], lang=lang).connect()
+    b = await SeatClient(base, created["table"], lang=lang, invite=created["invite"]).connect()
+    await b.send({"type": "join", "seat": 1, "name": "Bea"})
+    joined = await b.wait(lambda m: m["type"] == "joined")
+    b.seat = 1
+    b.token = joined["token"]
+    for c in (a, b):
+        await c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+    return a, b
+
+
 async def play_to_end(clients: list[SeatClient], rng: random.Random, timeout: float = 120.0,
                       rounds: int | None = None) -> dict[str, Any]:
     """Play random legal actions for the seated clients until the match (or ``rounds``

@@ -17,7 +17,7 @@ from fives.core.games import Config
 from fives.core.state import State
 from fives.store import SqliteStore
 
-from .harness import SeatClient, create_table, fast_settings, running_server
+from .harness import SeatClient, create_table, fast_settings, running_server, seat_both
 
 
 def run(coro: Any) -> Any:
@@ -247,13 +247,8 @@ def test_a_silent_player_without_a_clock_hands_the_seat_to_a_bot(tmp_path, leave
                                seats=[{"kind": "human"}, {"kind": "human"}])
 
         async def go() -> None:
-            a = await SeatClient(base, created["table"], created["token"]).connect()
-            b = await SeatClient(base, created["table"], invite=created["invite"]).connect()
-            await b.send({"type": "join", "seat": 1, "name": "Bea"})
-            await b.wait(lambda m: m["type"] == "joined")
-            b.seat = 1
-            st = await a.wait(lambda m: m["type"] == "state" and m["view"] is not None)
-            mover = st["view"]["turn"]
+            a, b = await seat_both(base, created)
+            mover = a.state["view"]["turn"]
             watcher = b if mover == 0 else a
             if leaves:
                 await (a if mover == 0 else b).close()

@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from .harness import SeatClient, create_table, fast_settings, play_to_end, running_server
+from .harness import (
+    SeatClient,
+    create_table,
+    fast_settings,
+    play_to_end,
+    running_server,
+    seat_both,
+)
 
 
 def run(coro: Any) -> Any:
@@ -41,18 +48,6 @@ async def error_for(c: SeatClient, msg: Any) -> dict[str, Any]:
 def two_humans(base: str, game: str = "all-fives", **kw: Any) -> dict[str, Any]:
     return create_table(base, game=game, players=2, name="Asha", turn_time=0,
                         seats=[{"kind": "human"}, {"kind": "human"}], **kw)
-
-
-async def seat_both(base: str, created: dict[str, Any], lang: str = "en") -> tuple[SeatClient, SeatClient]:
-    a = await SeatClient(base, created["table"], created["token"], lang=lang).connect()
-    b = await SeatClient(base, created["table"], lang=lang, invite=created["invite"]).connect()
-    await b.send({"type": "join", "seat": 1, "name": "Bea"})
-    joined = await b.wait(lambda m: m["type"] == "joined")
-    b.seat = 1
-    b.token = joined["token"]
-    for c in (a, b):
-        await c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
-    return a, b
 
 
 def test_reconnect_takes_the_seat_back(server: str) -> None:

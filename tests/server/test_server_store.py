@@ -8,7 +8,7 @@ import time
 
 from fives.store import SqliteStore, StoredAction, StoreError
 
-from .harness import SeatClient, create_table, fast_settings, running_server
+from .harness import SeatClient, create_table, fast_settings, running_server, seat_both
 
 
 def test_sqlite_round_trip(tmp_path) -> None:
@@ -50,13 +50,7 @@ def test_a_failing_store_refuses_the_action(tmp_path) -> None:
                                seats=[{"kind": "human"}, {"kind": "human"}])
 
         async def go() -> None:
-            a = await SeatClient(base, created["table"], created["token"]).connect()
-            b = await SeatClient(base, created["table"], invite=created["invite"]).connect()
-            await b.send({"type": "join", "seat": 1, "name": "Bea"})
-            await b.wait(lambda m: m["type"] == "joined")
-            b.seat = 1
-            for c in (a, b):
-                await c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+            a, b = await seat_both(base, created)
             mover = a if a.state["view"]["turn"] == 0 else b
             st = mover.state
             store.fail = True

@@ -28,6 +28,7 @@ from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES, catalogue
 from fives.server.bots import bot_levels
+from fives.server.conn import Conn
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
 from fives.server.manager import TableManager, player_count
 from fives.server.messages import ClientError, error_message, parse_message
@@ -35,7 +36,7 @@ from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
 from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
-from fives.server.table import Conn, Table
+from fives.server.table import Table
 from fives.store.base import DamagedRow, Store, StoredTable
 from fives.store.sqlite import open_store
 
@@ -169,8 +170,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def _created(table: Table, seat: int | None, token: str | None) -> JSONResponse:
         return JSONResponse(
-            {"table": table.id, "seat": seat, "token": token, "private": table.private,
-             "invite": table.invite},
+            {"table": table.id, "seat": seat, "token": token, "private": table.meta.private,
+             "invite": table.meta.invite},
             status_code=201,
         )
 

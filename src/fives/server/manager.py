@@ -8,6 +8,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from fives.bots.host import derive_seed
@@ -15,8 +16,9 @@ from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
+from fives.server.meta import Seat, TableMeta
 from fives.server.settings import Settings
-from fives.server.table import Table, hash_token
+from fives.server.table import Table, TableServices, hash_token
 from fives.store.base import DamagedRow, Store, StoreError
 
 __all__ = ["TableManager", "TableSpec", "player_count"]
@@ -40,6 +42,8 @@ class TableManager:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
+        self.services = TableServices(settings, store, self.bots, self.seats_held,
+                                      self.create_rematch)
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------------
@@ -79,7 +83,7 @@ class TableManager:
                 elif table.status == "waiting" and idle > self.settings.waiting_ttl:
                     self._set_aside(table_id, "expired")
                     await self._drop(table_id)
-                elif table.bot_only and idle > self.settings.unwatched_ttl:
+                elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
                     self._set_aside(table_id, "abandoned")
                     await self._drop(table_id)
 
@@ -124,7 +128,7 @@ class TableManager:
             self._set_aside(table_id, "expired")
             return None
         try:
-            table = Table.restore(self, stored)
+            table = Table.restore(self.services, stored)
         except (RecordError, RulesError, KeyError, ValueError, TypeError, IndexError) as exc:
             log.error("table %s cannot be restored (%s); it is set aside", table_id, exc)
             if stored.status == "open":
@@ -139,40 +143,41 @@ class TableManager:
             seat.held_by_person and seat.addr == addr
             for table in self.tables.values()
             if table.status != "over"
-            for seat in table.seats
+            for seat in table.meta.seats
         )
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open tables, those where someone is waiting for players now first; a few per
         creating address, so that nobody can bury the others' tables under their own."""
         open_tables = [t for t in self.tables.values()
-                       if t.status in ("waiting", "playing") and not t.private]
+                       if t.status in ("waiting", "playing") and not t.meta.private]
         open_tables.sort(key=lambda t: (t.status != "waiting", not t.people_here, -t.created))
         shown: list[Table] = []
         per_address: Counter[str] = Counter()
         for table in open_tables:
-            if per_address[table.by] >= self.settings.lobby_per_address:
+            if per_address[table.meta.by] >= self.settings.lobby_per_address:
                 continue
-            per_address[table.by] += 1
+            per_address[table.meta.by] += 1
             shown.append(table)
             if len(shown) == 60:
                 break
         return [t.lobby_entry() for t in shown]
 
-    def _check_quotas(self, meta: dict[str, Any], addr: str) -> None:
+    def _check_quotas(self, meta: TableMeta, addr: str) -> None:
         """Tables in all, per address, and bots' matches (they play on with nobody there)."""
-        live = [t for t in self.tables.values() if t.status != "over"]
+        live = [t.meta for t in self.tables.values() if t.status != "over"]
         if len(live) >= self.settings.max_tables:
             raise ClientError("server_full")
-        if sum(t.by == addr for t in live) >= self.settings.tables_per_address:
+        if sum(m.by == addr for m in live) >= self.settings.tables_per_address:
             raise ClientError("too_many_tables", {"n": self.settings.tables_per_address})
-        if all(s["kind"] == "bot" for s in meta["seats"]):
-            usual = Config.make(meta["game"], meta["players"], teams=meta["teams"]).target
-            if meta["target"] > usual:
+        if meta.bot_only:
+            cfg = meta.config
+            usual = cfg.game.targets[cfg.players]
+            if cfg.target > usual:
                 raise ClientError("bots_target", {"max": usual})
-            bots = [t for t in live if t.bot_only]
+            bots = [m for m in live if m.bot_only]
             if (len(bots) >= self.settings.max_bot_tables
-                    or sum(t.by == addr for t in bots) >= self.settings.bot_tables_per_address):
+                    or sum(m.by == addr for m in bots) >= self.settings.bot_tables_per_address):
                 raise ClientError("too_many_bot_tables")
 
     # -- creation ----------------------------------------------------------------------------
@@ -191,23 +196,25 @@ class TableManager:
         """
         meta, creator = self._meta_of(spec)
         self._check_quotas(meta, addr)
-        meta["by"] = addr
+        meta.by = addr
         token = None
-        seat = None
         if creator is not None:
             if self.seats_held(addr) >= self.settings.seats_per_address:
                 raise ClientError("too_many_seats", {"n": self.settings.seats_per_address})
             token = secrets.token_urlsafe(24)
-            seat = creator
-            meta["seats"][seat]["token"] = hash_token(token)
-            meta["seats"][seat]["addr"] = addr
-            meta["host"] = seat
-        table = Table.new(self, self._new_id(), meta)
+            seat = meta.seats[creator]
+            seat.token_hash = hash_token(token)
+            seat.addr = addr
+            meta.host = creator
+        return self._open(meta), creator, token
+
+    def _open(self, meta: TableMeta) -> Table:
+        table = Table.new(self.services, self._new_id(), meta)
         self.tables[table.id] = table
         table.start()
-        return table, seat, token
+        return table
 
-    def _meta_of(self, spec: TableSpec) -> tuple[dict[str, Any], int | None]:
+    def _meta_of(self, spec: TableSpec) -> tuple[TableMeta, int | None]:
         if not isinstance(spec, dict):
             raise ClientError("bad_request")
         game = spec.get("game", "all-fives")
@@ -247,23 +254,23 @@ class TableManager:
                 level = raw.get("level", "easy")
                 if not isinstance(level, str) or level not in levels:
                     raise ClientError("bad_level")
-                seats.append({"kind": "bot", "level": level, "name": None, "token": None})
+                seats.append(Seat("bot", level))
             else:
-                seats.append({"kind": "human", "level": None, "name": None, "token": None})
+                seats.append(Seat("human"))
         creator = None
         if spec.get("watch") is not True:
-            creator = next((i for i, s in enumerate(seats) if s["kind"] == "human"), None)
+            creator = next((i for i, s in enumerate(seats) if s.kind == "human"), None)
             if creator is None:
                 raise ClientError("bad_seats")
             name = spec.get("name") or ""
             if not isinstance(name, str):
                 raise ClientError("bad_name")
-            seats[creator]["name"] = clean_name(name[:200])
+            seats[creator].name = clean_name(name[:200])
         # Private (reached by its invite link, never listed) or open (in the lobby); a table
         # with seats for friends is private unless asked otherwise.
         private = spec.get("private")
         if private is None:
-            private = any(s["kind"] == "human" for i, s in enumerate(seats) if i != creator)
+            private = any(s.kind == "human" for i, s in enumerate(seats) if i != creator)
         if not isinstance(private, bool):
             raise ClientError("bad_private")
         seed = spec.get("seed")
@@ -273,36 +280,28 @@ class TableManager:
                 raise ClientError("seed_not_allowed")
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
                 raise ClientError("bad_request")
-        meta = {
-            "game": cfg.game.name,
-            "players": cfg.players,
-            "teams": cfg.teams,
-            "target": cfg.target,
-            "rules": {},
-            "turn_time": float(turn_time or 0),
-            "seed": seed if seed is not None else secrets.randbits(64),
-            "deals": "fixed-seed" if seed is not None else "server-random",
-            "seats": seats,
-            "host": None,
-            "private": private,
-            "invite": secrets.token_urlsafe(12) if private else None,
-        }
+        meta = TableMeta(
+            config=cfg,
+            seats=seats,
+            seed=seed if seed is not None else secrets.randbits(64),
+            deals="fixed-seed" if seed is not None else "server-random",
+            turn_time=float(turn_time or 0),
+            private=private,
+            invite=secrets.token_urlsafe(12) if private else None,
+        )
         return meta, creator
 
     def create_rematch(self, old: Table) -> str:
-        """A new match at the same table: same game, seats, players and their tokens."""
-        meta = {
-            k: v
-            for k, v in old.meta.items()
-            if k not in ("seed", "rematch", "rematch_of", "seats")
-        }
-        meta["seats"] = [s.to_meta() for s in old.seats]
+        """A new match at the same table: same game, seats, players and their tokens, the
+        same privacy and invite."""
         # a test's seeded table stays predictable in its rematch; any other gets a new secret
-        fixed = old.meta.get("deals") == "fixed-seed"
-        meta["seed"] = derive_seed(old.seed, "rematch") if fixed else secrets.randbits(64)
-        meta["deals"] = "fixed-seed" if fixed else "server-random"
-        meta["rematch_of"] = old.id
-        table = Table.new(self, self._new_id(), meta)
-        self.tables[table.id] = table
-        table.start()
-        return table.id
+        fixed = old.meta.deals == "fixed-seed"
+        meta = replace(
+            old.meta,
+            seats=[Seat.from_json(s.to_json()) for s in old.meta.seats],
+            seed=derive_seed(old.meta.seed, "rematch") if fixed else secrets.randbits(64),
+            deals="fixed-seed" if fixed else "server-random",
+            rematch=None,
+            rematch_of=old.id,
+        )
+        return self._open(meta).id
