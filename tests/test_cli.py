@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from clikit import FIVES
+from examplekit import EXAMPLES, example_records, needs_examples
 from fives.core.record import Record, replay_state, report_of
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT.parent / "shared" / "examples"
 SEED_EXAMPLE = EXAMPLES / "seed-all-fives-spinner.json"
 FINISHED_EXAMPLE = EXAMPLES / "all-fives-4p.json"
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
-
-needs_examples = pytest.mark.skipif(
-    not SEED_EXAMPLE.exists(), reason="../shared/examples is not beside the checkout"
-)
 
 GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"]
 
@@ -106,7 +100,7 @@ def test_replay_layout_draws_the_final_layout_of_each_round() -> None:
 
 @needs_examples
 def test_replay_json_is_the_core_report_byte_for_byte() -> None:
-    paths = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+    paths = example_records()
     proc = fives("replay", *paths, "--json")
     assert proc.returncode == 0, proc.stderr
     want = "".join(

@@ -1,8 +1,7 @@
 """Property tests over random whole matches of every game and player count.
 
-Each example plays a match with a seeded ``random.Random`` choosing uniformly among
-``state.legal_actions()`` and dealing with ``state.deal_next(rng)`` until the match is over (at
-most MAX_ROUNDS rounds), checking after every action:
+Each example plays a random match (randommatch.py) until it is over (at most MAX_ROUNDS rounds),
+checking after every action:
 
 * every tile is in exactly one place: a hand, the stock remainder or the layout; a draw moves
   the next stock tile into the drawer's hand;
@@ -16,86 +15,23 @@ and at the end that the match's record, written to JSON and replayed, gives the 
 from __future__ import annotations
 
 import json
-import random
 import re
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fives.core.games import Config
 from fives.core.record import Record, record_of, replay, replay_state, report_of
 from fives.core.state import IllegalAction, State
 from fives.core.tiles import ACTIONS, ALL_TILES, tiles_of_mask
 from fives.core.view import public_view, view_of
+from randommatch import config_of, matches, play_match
 
-MAX_ROUNDS = 60
-
-CONFIGS: list[tuple[str, int, bool | None, dict[str, Any] | None]] = [
-    ("all-fives", 2, None, None),
-    ("all-fives", 3, None, None),
-    ("all-fives", 4, None, None),  # partnerships
-    ("all-fives", 4, False, None),
-    ("all-fives", 2, None, {"side_arm_gate": False}),
-    ("fives-and-threes", 2, None, None),
-    ("fives-and-threes", 3, None, None),
-    ("fives-and-threes", 4, None, None),  # partnerships
-    ("fives-and-threes", 4, False, None),
-    ("muggins", 2, None, None),
-    ("muggins", 3, None, None),
-    ("muggins", 4, None, None),
-    ("muggins", 4, True, None),
-    ("draw", 2, None, None),
-    ("draw", 3, None, None),
-    ("draw", 4, None, None),
-    ("block", 2, None, None),
-    ("block", 3, None, None),
-    ("block", 4, None, None),
-    # all (or all but one) tiles dealt: blocked rounds, ties and splits are frequent
-    ("all-fives", 3, None, {"hand_size": 9}),
-    ("all-fives", 4, None, {"hand_size": 7}),
-    ("muggins", 2, None, {"hand_size": 14}),
-    ("muggins", 3, None, {"hand_size": 9}),
-    ("draw", 4, None, {"hand_size": 7}),
-]
-
-matches = st.tuples(st.sampled_from(CONFIGS), st.integers(min_value=0, max_value=2**32 - 1))
-
-FAST = settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+#: for the properties that check every seat's view or every refused action at each step: a
+#: quarter of the profile's examples (conftest.py)
+FEWER = settings(max_examples=settings.default.max_examples // 4)
 
 TILE_RE = re.compile(r"(?<![0-9])[0-6]-[0-6](?![0-9])")
-
-
-def _config(spec: tuple[str, int, bool | None, dict[str, Any] | None]) -> Config:
-    game, players, teams, rules = spec
-    return Config.make(game, players, teams=teams, rules=rules)
-
-
-def play_match(
-    config: Config, seed: int, check: Callable[[State, int | None], None] | None = None
-) -> State:
-    """Play a random match; call ``check(state, code)`` after each deal (code None) and
-    after every action."""
-    rng = random.Random(seed)
-    state = State(config)
-    rounds = 0
-    while not state.over and rounds < MAX_ROUNDS:
-        state.deal_next(rng)
-        rounds += 1
-        if check:
-            check(state, None)
-        while state.round_end is None:
-            legal = state.legal_codes()
-            assert legal, "nobody to act in a round that has not ended"
-            code = rng.choice(legal)
-            state.play(ACTIONS[code])
-            if check:
-                check(state, code)
-    return state
 
 
 # ----------------------------------------------------------------------------------------------
@@ -188,15 +124,22 @@ def _round_end(state: State) -> None:
 # properties
 
 
-@FAST
 @given(matches)
 def test_every_tile_is_in_exactly_one_place_after_every_action(match: tuple) -> None:
     spec, seed = match
-    state = play_match(_config(spec), seed, _conservation)
-    assert state.over or len(state.rounds()) == MAX_ROUNDS
+    checked: list[int | None] = []
+
+    def check(state: State, code: int | None) -> None:
+        _conservation(state, code)
+        checked.append(code)
+
+    state = play_match(config_of(spec), seed, check)
+    # one check after each deal and after each action of every round played
+    actions = [code for info in state.rounds() for _, code, *_ in info.log]
+    assert [c for c in checked if c is not None] == actions
+    assert checked.count(None) == len(state.rounds())
 
 
-@FAST
 @given(matches)
 def test_scores_are_play_points_plus_round_end_points(match: tuple) -> None:
     spec, seed = match
@@ -207,7 +150,7 @@ def test_scores_are_play_points_plus_round_end_points(match: tuple) -> None:
         if code is not None and state.round_end is not None:
             _scores_add_up(state)
 
-    state = play_match(_config(spec), seed, check)
+    state = play_match(config_of(spec), seed, check)
     _scores_add_up(state)
     if state.over:
         assert state.legal_actions() == []
@@ -223,11 +166,10 @@ def test_scores_are_play_points_plus_round_end_points(match: tuple) -> None:
             assert best >= target and state.scores.count(best) >= 2
 
 
-@FAST
 @given(matches)
 def test_the_record_of_a_match_replays_to_the_same_report(match: tuple) -> None:
     spec, seed = match
-    state = play_match(_config(spec), seed)
+    state = play_match(config_of(spec), seed)
     text = record_of(state).to_json()
     again = Record.from_json(text)
     assert again.to_json() == text
@@ -238,11 +180,10 @@ def test_the_record_of_a_match_replays_to_the_same_report(match: tuple) -> None:
     assert replayed.over == state.over
 
 
-@FAST
 @given(matches, st.integers(min_value=0, max_value=10_000))
 def test_a_record_cut_in_the_middle_of_a_round_replays(match: tuple, cut: int) -> None:
     spec, seed = match
-    state = play_match(_config(spec), seed)
+    state = play_match(config_of(spec), seed)
     data = json.loads(record_of(state).to_json())
     last = data["rounds"][-1]
     last["actions"] = last["actions"][: cut % (len(last["actions"]) + 1)]
@@ -253,14 +194,13 @@ def test_a_record_cut_in_the_middle_of_a_round_replays(match: tuple, cut: int) -
     assert rep["rounds"][-1]["events"] == events[: len(last["actions"])]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@FEWER
 @given(matches)
 def test_no_view_shows_another_seats_tiles_or_the_stock(match: tuple) -> None:
     spec, seed = match
-    play_match(_config(spec), seed, _views)
+    play_match(config_of(spec), seed, _views)
 
 
-@FAST
 @given(matches)
 def test_the_turn_never_goes_to_a_player_who_is_out(match: tuple) -> None:
     """FT-8 and C-1: the player to act holds tiles; a draw keeps the turn, anything else
@@ -282,7 +222,7 @@ def test_the_turn_never_goes_to_a_player_who_is_out(match: tuple) -> None:
                 nxt = (nxt + 1) % state.n
             assert state.turn == nxt
 
-    play_match(_config(spec), seed, check)
+    play_match(config_of(spec), seed, check)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -387,22 +327,20 @@ def _oracle_check(state: State, code: int | None) -> None:
     assert end.winner == _expected_winner(state)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches)
 def test_round_ends_pay_as_the_rules_say(match: tuple) -> None:
     """AF-8..11, FT-7..10, MG-7/8, DB-4 against an independent oracle; AF-3, FT-11, MG-9 and
     DB-5: a side that reaches the target ends the match at once."""
     spec, seed = match
-    play_match(_config(spec), seed, _oracle_check)
+    play_match(config_of(spec), seed, _oracle_check)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches)
 def test_every_round_is_led_as_the_rules_say(match: tuple) -> None:
     """AF-4/AF-12 (last tile, else any), FT-3 (rotation), MG-3/DB-1 (highest double or
     heaviest tile, and the lead is that tile)."""
     spec, seed = match
-    state = play_match(_config(spec), seed)
+    state = play_match(config_of(spec), seed)
     rounds = state.rounds()
     game = state.config.game.name
     for prev, cur in zip([None, *rounds], rounds):
@@ -463,7 +401,7 @@ def _expected_legal(state: State) -> set[str]:
     return {"pass"}
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@FEWER
 @given(matches)
 def test_legal_actions_are_exactly_the_rules_and_all_else_is_refused(match: tuple) -> None:
     spec, seed = match
@@ -484,4 +422,4 @@ def test_legal_actions_are_exactly_the_rules_and_all_else_is_refused(match: tupl
             raise AssertionError(f"{other} was accepted; legal: {sorted(legal)}")
         assert len(state.log) == before
 
-    play_match(_config(spec), seed, check)
+    play_match(config_of(spec), seed, check)

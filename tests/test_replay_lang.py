@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 import fives
+from clikit import FIVES
+from examplekit import EXAMPLES, example_records, needs_examples
 from fives.core.record import Record, replay_state, report_of
 from fives.core.state import REASON_TEXT, IllegalAction
 from fives.i18n import LANGUAGES, catalogue, reason_text
@@ -26,20 +28,14 @@ from fives.phrasing import record_error_text
 from recordkit import expect_error, rec, rnd
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT.parent / "shared" / "examples"
 SEED_AF = EXAMPLES / "seed-all-fives-spinner.json"
 SEED_FT = EXAMPLES / "seed-fives-and-threes-line.json"
 FT_4P = EXAMPLES / "fives-and-threes-4p.json"
 AF_4P = EXAMPLES / "all-fives-4p.json"
-FIVES = str(ROOT / ".venv" / "bin" / "fives")
 PACKAGE = Path(fives.__file__).resolve().parent
 LOCALES = Path(str(resources.files("fives") / "locales"))
 AREAS = ("engine.json", "replay.json")
 DEVANAGARI = re.compile(r"[\u0900-\u097F]")
-
-needs_examples = pytest.mark.skipif(
-    not SEED_AF.exists(), reason="../shared/examples is not beside the checkout"
-)
 
 AF_HANDS = [
     ["1-4", "4-4", "1-2", "5-5", "1-3", "0-0", "0-1", "0-2", "0-3"],
@@ -70,10 +66,6 @@ def english_words(text: str, game: str | None = None) -> set[str]:
     if game is not None:
         text = text.replace(f"({game})", "")
     return set(re.findall(r"[A-Za-z]{2,}", text))
-
-
-def examples() -> list[Path]:
-    return sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 
 
 # -- the text account in Hindi ----------------------------------------------------------------
@@ -133,7 +125,7 @@ def test_hindi_round_end_payment_of_all_fives() -> None:
 @needs_examples
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_example_is_told_wholly_in_one_language(lang: str) -> None:
-    for path in examples():
+    for path in example_records():
         proc = fives_cli("replay", path, "--lang", lang, "--layout")
         assert proc.returncode == 0, (path, proc.stderr)
         out = proc.stdout
@@ -158,7 +150,7 @@ def test_the_language_follows_the_locale_by_default() -> None:
 
 @needs_examples
 def test_json_stays_language_neutral_byte_for_byte() -> None:
-    paths = examples()
+    paths = example_records()
     want = "".join(
         json.dumps(report_of(replay_state(Record.from_json(p.read_text())))) + "\n" for p in paths
     )

@@ -19,7 +19,7 @@ import pytest
 
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.layout import Layout
-from fives.core.state import IllegalAction, State
+from fives.core.state import DealError, IllegalAction, State
 from fives.core.tiles import ACTIONS, ALL_TILES, Tile, round_to_five
 from fives.core.view import view_of
 from recordkit import (
@@ -225,6 +225,36 @@ def test_C_2_a_view_holds_only_its_own_hand_and_the_stock_size() -> None:
         assert f"'{tile}'" not in text
 
 
+def test_C_2_a_drawn_tile_shows_in_the_drawers_view_alone() -> None:
+    """C-2: Draw, 3 players. 6-6 leads; seat 1 draws 1-3 (no fit) and 5-6 (fits) and plays
+    it; seat 2 draws 1-4 and 2-5 and plays 2-5. After every action each drawn tile still in a
+    hand is named by its holder's view (hand and own draw) and by no other seat's view, nor by
+    the public view."""
+    hands = [["6-6", "0-1"], ["1-2", "2-3"], ["3-4", "0-2"]]
+    actions = ["6-6", "draw", "draw", "5-6@W", "draw", "draw", "2-5@W"]
+    st = state(rec("draw", 3, rnd(hands, stock=["1-3", "5-6", "1-4", "2-5"]),
+                   rules={"hand_size": 2}))
+    drawn: dict[str, int] = {}  # tile: the seat that drew it
+    for action in actions:
+        seat = st.turn
+        _, _, _, _, tile = st.play(action)
+        if action == "draw":
+            drawn[str(ALL_TILES[tile])] = seat
+        held = {x: s for x, s in drawn.items() if Tile.parse(x) in st.hand(s)}
+        for viewer in [0, 1, 2, None]:
+            data = view_of(st, viewer).to_json()
+            text = json.dumps(data)
+            for x, holder in held.items():
+                if viewer == holder:
+                    assert x in data["hand"] and [holder, "draw", x] in data["history"]
+                else:
+                    assert x not in text, (action, viewer, x)
+            for item in data["history"]:  # others' draws name no tile
+                assert len(item) == 2 or item[0] == viewer
+    assert drawn == {"1-3": 1, "5-6": 1, "1-4": 2, "2-5": 2}
+    assert [str(t) for t in st.layout.tiles()] == ["6-6", "5-6", "2-5"]
+
+
 def test_C_3_the_leader_may_lead_any_tile_and_a_play_joins_a_matching_half() -> None:
     """C-3: any tile may lead (All Fives, Fives and Threes); then a tile joins one half to an
     open end showing that number and its other half is the arm's new outer end; the turn
@@ -380,12 +410,41 @@ def test_C_11_the_first_leader_by_lot_may_be_any_seat(game: str) -> None:
         assert st.turn == leader
 
 
-def test_C_11_the_lot_is_fair_among_the_seats() -> None:
-    """C-11: State.random_deal draws the leader uniformly (loose check over 1200 deals)."""
-    cfg = Config.make("all-fives", 4)
-    counts = Counter(State.random_deal(cfg, seed=s)[2] for s in range(1200))
-    assert set(counts) == {0, 1, 2, 3}
-    assert all(230 <= c <= 370 for c in counts.values()), counts
+@pytest.mark.parametrize(("game", "players"), [("all-fives", 4), ("all-fives", 3), ("fives-and-threes", 2)])
+def test_C_11_the_lot_the_host_draws_is_fair_among_the_seats(game: str, players: int) -> None:
+    """C-11: the first leader of the dealing every table uses (the host's ``deal_round``: the
+    terminal, tournaments and the browser's tables) is drawn uniformly among the seats (a loose
+    check over 1200 matches: each seat within 25% of its share)."""
+    from fives.bots.host import Seeds, deal_round
+
+    counts: Counter[int] = Counter()
+    for seed in range(1200):
+        state = State(Config.make(game, players))
+        lot = deal_round(state, Seeds(seed))
+        assert lot is not None and lot.leader == state.leader
+        counts[state.leader] += 1
+    share = 1200 / players
+    assert set(counts) == set(range(players))
+    assert all(0.75 * share <= c <= 1.25 * share for c in counts.values()), counts
+
+
+def test_C_11_tied_seats_draw_again_and_only_they() -> None:
+    """C-11: each seat draws a tile; the most pips leads; tied seats draw again, the others
+    are out of it."""
+    from fives.core.state import draw_lot
+
+    ties = 0
+    for seed in range(400):
+        lot = draw_lot(random.Random(seed), 4)
+        for first, again in zip(lot.draws, lot.draws[1:]):
+            best = max(tile.pips for _, tile in first)
+            assert {seat for seat, _ in again} == {s for s, t in first if t.pips == best}
+            ties += 1
+        last = lot.draws[-1]
+        best = max(tile.pips for _, tile in last)
+        assert [seat for seat, tile in last if tile.pips == best] == [lot.leader]
+        assert all(len({t for _, t in d}) == len(d) for d in lot.draws)  # distinct tiles
+    assert ties > 20
 
 
 def test_C_3_notation_either_order_in_and_lower_half_first_out() -> None:
@@ -638,6 +697,33 @@ def test_AF_3_two_players_over_the_target_by_a_split_with_equal_scores_draw() ->
     data["rounds"].append(copy.deepcopy(data["rounds"][0]))
     err = expect_error(data)
     assert err.round_no == 1 and "over" in err.reason
+
+
+@pytest.mark.parametrize(("before", "after", "winner"), [
+    ([190, 175, 180], [190, Fraction(405, 2), Fraction(405, 2)], None),
+    ([190, 176, 180], [190, Fraction(407, 2), Fraction(405, 2)], 1),
+])
+def test_AF_3_three_players_over_200_by_a_split_draw_only_on_equal_scores(
+    before: list[int], after: list[Fraction], winner: int | None
+) -> None:
+    """AF-3 [decision], AF-11: 3 players to 200, the engine driven directly with the scores
+    carried in. Seats 1 and 2 tie lowest (29 pips each) and share seat 0's 44 -> 45: 22.5
+    each; seat 1 also scores 5 in play. From 175 and 180 both reach 202.5: the match is
+    drawn; from 176 seat 1's 203.5 wins."""
+    cfg = Config.make("all-fives", 3, rules={"hand_size": 9})
+    assert cfg.target == 200
+    hands = block_hands(SPINNER_BLOCK, 3, L3_S1_S2_TIE)
+    stock = hands[0].pop()  # seat 0 draws the one tile left out, which does not fit
+    st = State(cfg)
+    st.scores = list(before)
+    st.start_round([[Tile.parse(x) for x in h] for h in hands], [Tile.parse(stock)], 0)
+    for action in [*SPINNER_BLOCK, "draw"]:
+        st.play(action)
+    assert st.round_end is not None and st.round_end.reason == "blocked"
+    assert st.round_end.points == (0, Fraction(45, 2), Fraction(45, 2))
+    assert st.scores == after
+    assert (st.over, st.winner) == (True, winner)
+    assert st.legal_actions() == []
 
 
 def test_AF_4_the_first_leader_is_by_lot_and_the_highest_double_gives_no_claim() -> None:
@@ -1154,6 +1240,31 @@ def test_MG_3_without_doubles_the_heaviest_tile_leads_6_3_before_5_4() -> None:
     assert "seat 1" in expect_error(_mg2(hands, leader=0)).reason
     hands = [["4-5", "0-1"], ["2-6", "0-2"]]
     assert [str(a) for a in state(_mg2(hands, leader=0)).legal_actions()] == ["4-5"]
+
+
+#: MG-3 [decision] written out: the 21 tiles that are not doubles, from the strongest claim to
+#: the lead down (heavier first; of equal weight, the higher top half first)
+NO_DOUBLE_CLAIMS = [
+    "5-6", "4-6", "3-6", "4-5", "2-6", "3-5", "1-6", "2-5", "3-4", "0-6", "1-5",
+    "2-4", "0-5", "1-4", "2-3", "0-4", "1-3", "0-3", "1-2", "0-2", "0-1",
+]
+
+
+@pytest.mark.parametrize("game", ["muggins", "draw", "block"])
+def test_MG_3_DB_1_without_doubles_every_pair_of_tiles_claims_the_lead_in_order(game: str) -> None:
+    """MG-3, DB-1: one tile each and no double: for every pair of tiles, whichever seat holds
+    it, the seat with the stronger claim (the list above) must lead, and lead that tile."""
+    cfg = Config.make(game, 2, rules={"hand_size": 1})
+    for strong, weak in itertools.combinations(NO_DOUBLE_CLAIMS, 2):
+        for seat in (0, 1):
+            hands = [[Tile.parse(strong)], [Tile.parse(weak)]][:: 1 if seat == 0 else -1]
+            stock = [x for x in ALL_TILES if x not in (hands[0][0], hands[1][0])]
+            st = State(cfg)
+            assert st.expected_leader(hands) == seat, (strong, weak)
+            with pytest.raises(DealError, match=f"must be seat {seat}"):
+                st.start_round(hands, stock, 1 - seat)
+            st.start_round(hands, stock, seat)
+            assert [str(a) for a in st.legal_actions()] == [strong]
 
 
 def test_MG_3_every_round_is_led_by_the_highest_double() -> None:

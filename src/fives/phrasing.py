@@ -20,16 +20,30 @@ at the end, as at a real table), or a whole record (which is complete informatio
 
 from __future__ import annotations
 
-import os
-import shlex
 from collections.abc import Sequence
 from fractions import Fraction
 
-from fives.core.games import Config
+from fives.bots import BotError, BotName
+from fives.core.account import (
+    Bonus,
+    Discarded,
+    Each,
+    Line,
+    Lowest,
+    NoScore,
+    Plain,
+    Pool,
+    RoundAccount,
+    Split,
+    TargetReached,
+    Tie,
+    TilesNeverScore,
+)
+from fives.core.games import Config, Game
 from fives.core.layout import Layout
+from fives.core.outcome import RoundEnd, Score
 from fives.core.record import RecordError, score_json
-from fives.core.state import RoundEnd, Score
-from fives.core.tiles import END_NAMES, Action, Tile, round_to_five
+from fives.core.tiles import END_NAMES, Action, Tile
 from fives.i18n import catalogue, reason_text, t
 
 __all__ = [
@@ -43,13 +57,12 @@ __all__ = [
     "fmt_scores",
     "leader_reason",
     "pass_line",
-    "payment_text",
+    "account_line",
     "play_line",
     "play_sentence",
     "record_error_text",
     "result_line",
     "round_end_lines",
-    "short_command",
     "sits_out_line",
 ]
 
@@ -77,28 +90,20 @@ class Tr:
         key = "tui.point" if n == 1 else "tui.points"
         return t(key, self.lang, n=fmt_score(n))
 
+    def pips(self, n: int) -> str:
+        """``1 pip`` / ``13 pips``."""
+        return t("tui.pip_count_one" if n == 1 else "tui.pip_count", self.lang, n=n)
+
     def tiles(self, n: int) -> str:
         return t("tui.tile_count_one" if n == 1 else "tui.tile_count", self.lang, n=n)
+
+    def game(self, name: str) -> str:
+        """A game's name: one translation of it everywhere (the browser's too)."""
+        return t(f"common.game.{name}", self.lang)
 
 
 #: the seat name of a person at the keyboard (in records and ``--bots``)
 HUMAN = "human"
-
-
-def short_command(command: str, limit: int = 28) -> str:
-    """An outside bot's command line as a short name: its program's file name and arguments.
-
-    >>> short_command("/usr/local/bin/fives bot easy")
-    'fives bot easy'
-    """
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        argv = command.split()
-    if not argv:
-        return command
-    text = " ".join([os.path.basename(argv[0]), *argv[1:]])
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fmt_scores(scores: Sequence[Score]) -> str:
@@ -130,9 +135,10 @@ class Names:
         key = f"tui.bot.{name}"
         if key in catalogue(self.tr.lang):
             return t(key, self.tr.lang)
-        if name.startswith("cmd:"):
-            return short_command(name[4:])
-        return name
+        try:
+            return BotName.parse(name).short()
+        except BotError:  # a person's name
+            return name
 
     def seat(self, seat: int) -> str:
         """``you``, ``seat 1 (hard)``, or plainly ``seat 1``."""
@@ -157,10 +163,10 @@ class Names:
         return self.tr("who.team", a=side, b=side + 2)
 
     def game(self) -> str:
-        return self.tr(f"game.{self.config.game.name}")
+        return self.tr.game(self.config.game.name)
 
 
-def action_text(tr: Tr, action: Action, game_name: str) -> str:
+def action_text(tr: Tr, action: Action, game: Game) -> str:
     """An action in words: ``lead 3-5``, ``3-5 on E``, ``draw from the stock``, ``knock``."""
     tile = action.tile
     if action.kind == "lead":
@@ -170,7 +176,7 @@ def action_text(tr: Tr, action: Action, game_name: str) -> str:
         return tr("act.play", tile=tile, end=END_NAMES[action.end])
     if action.kind == "draw":
         return tr("act.draw")
-    return tr("act.knock") if game_name == "fives-and-threes" else tr("act.pass")
+    return tr("act.knock") if game.no_play == "knock" else tr("act.pass")
 
 
 def play_sentence(tr: Tr, config: Config, layout: Layout, points: int) -> str:
@@ -265,7 +271,7 @@ def pass_line(names: Names, seat: int) -> str:
     """A pass, or a knock in Fives and Threes."""
     game = names.config.game
     who = names.seat(seat)
-    if game.name == "fives-and-threes":
+    if game.no_play == "knock":
         return names.tr("log.knock", who=who)
     if game.drawing:
         return names.tr("log.pass", who=who)
@@ -306,108 +312,76 @@ def leader_reason(
 # -- round ends ------------------------------------------------------------------------------
 
 
-def round_end_lines(
-    names: Names, end: RoundEnd, round_no: int, hands: Sequence[Sequence[Tile]]
-) -> list[str]:
-    """The summary of a round that has ended (``round_no`` 1-based; ``hands``: what each seat
-    still holds, shown now that the round is over)."""
+def round_end_lines(names: Names, account: RoundAccount, round_no: int) -> list[str]:
+    """The summary of a round that has ended (``round_no`` 1-based), rendered from its
+    :class:`~fives.core.account.RoundAccount`: how it ended, the hands left, the arithmetic."""
     tr = names.tr
     cfg = names.config
-    game = cfg.game
-    n = cfg.players
     lines: list[str] = []
-    if end.reason == "domino":
-        who = names.seat(end.went_out) if end.went_out is not None else "?"
-        key = "end.domino_partner" if cfg.teams and game.partners_play_on else "end.domino"
+    if account.reason == "domino":
+        who = names.seat(account.went_out) if account.went_out is not None else "?"
+        key = "end.domino_partner" if cfg.teams and cfg.game.partners_play_on else "end.domino"
         lines.append(tr(key, n=round_no, who=who))
-        if end.winner is not None:
-            lines.append(tr("end.winner", side=names.side(end.winner)))
-    elif end.reason == "blocked":
+    elif account.reason == "blocked":
         lines.append(tr("end.blocked", n=round_no))
-        if end.winner is not None:
-            lines.append(tr("end.winner", side=names.side(end.winner)))
-        elif end.payment in ("split", "tie"):
-            lines.append(tr("end.blocked_tie"))
-        else:
-            lines.append(tr("end.no_winner"))
     else:
         lines.append(tr("end.target", n=round_no, target=cfg.target))
+    if account.winner is not None:
+        lines.append(tr("end.winner", side=names.side(account.winner)))
     lines.append(tr("end.remaining"))
-    for s in range(n):
-        tiles = " ".join(str(t) for t in hands[s]) or tr("end.empty")
-        lines.append("  " + tr("end.hand", who=names.seat_long(s), tiles=tiles, pips=end.pips[s]))
-    side_pips = [0] * cfg.sides
-    for s in range(n):
-        side_pips[cfg.side_of(s)] += end.pips[s]
+    for seat, hand in enumerate(account.hands):
+        tiles = " ".join(str(t) for t in hand) or tr("end.empty")
+        lines.append(
+            "  " + tr("end.hand", who=names.seat_long(seat), tiles=tiles,
+                      pips=tr.pips(account.pips[seat]))
+        )
     if cfg.teams:
-        for d in range(cfg.sides):
-            lines.append("  " + tr("end.side_pips", side=names.side(d), pips=side_pips[d]))
-    lines.append(payment_text(names, end, side_pips))
+        for side, pips in enumerate(account.side_pips):
+            lines.append("  " + tr("end.side_pips", side=names.side(side), pips=tr.pips(pips)))
+    lines.extend(account_line(names, line) for line in account.lines)
     added = ", ".join(
-        f"{names.side(d)} +{fmt_score(end.points[d])}" for d in range(cfg.sides)
+        f"{names.side(d)} +{fmt_score(account.points[d])}" for d in range(cfg.sides)
     )
     lines.append(tr("end.points", parts=added))
     return lines
 
 
-def payment_text(names: Names, end: RoundEnd, side_pips: Sequence[int]) -> str:
-    """How the round's end was paid, with the arithmetic behind it."""
+def account_line(names: Names, line: Line) -> str:
+    """One line of a round's account, with the arithmetic behind it."""
     tr = names.tr
-    cfg = names.config
-    pay = end.payment
-    n = cfg.players
-    winner = end.winner
-    if pay in ("pool", "each", "plain") and winner is not None:
-        to = names.side(winner)
-        opponents = [s for s in range(n) if cfg.side_of(s) != winner]
-        got = tr.points(end.points[winner])
-        prefix = ""
-        if end.reason == "blocked":
-            low = side_pips[winner]
-            tied = [d for d in range(cfg.sides) if side_pips[d] == low and d != winner]
-            if cfg.game.block_rule != "lowest-side" and tied:
-                prefix = tr("pay.fewest_tiles", side=to) + " "
-            else:
-                prefix = tr("pay.fewest", side=to) + " "
-        parts = " + ".join(f"{names.seat(s)} {end.pips[s]}" for s in opponents)
-        total = sum(end.pips[s] for s in opponents)
-        if pay == "pool":
-            return prefix + tr("pay.pool", parts=parts, total=total, got=got, side=to)
-        if pay == "each":
-            each = ", ".join(
-                f"{names.seat(s)} {end.pips[s]} → {round_to_five(end.pips[s])}" for s in opponents
+    match line:
+        case Lowest(side=side, by=by):
+            return tr("pay.fewest_tiles" if by == "tiles" else "pay.fewest", side=names.side(side))
+        case Pool(side=side, seats=seats, pips=pips, total=total, points=points):
+            parts = " + ".join(f"{names.seat(s)} {p}" for s, p in zip(seats, pips))
+            return tr("pay.pool", parts=parts, total=total, got=tr.points(points),
+                      side=names.side(side))
+        case Each(side=side, seats=seats, pips=pips, rounded=rounded, points=points):
+            parts = ", ".join(
+                f"{names.seat(s)} {p} → {r}" for s, p, r in zip(seats, pips, rounded)
             )
-            return prefix + tr("pay.each", parts=each, got=got, side=to)
-        return prefix + tr("pay.plain", parts=parts, total=total, got=got, side=to)
-    if pay == "split":
-        tied = [d for d in range(cfg.sides) if end.points[d]]
-        third = next(d for d in range(cfg.sides) if d not in tied)
-        return tr(
-            "pay.split",
-            a=names.side(tied[0]),
-            b=names.side(tied[1]),
-            pips=side_pips[tied[0]],
-            c=names.side(third),
-            third=side_pips[third],
-            rounded=round_to_five(side_pips[third]),
-            half=tr.points(end.points[tied[0]]),
-        )
-    if pay == "tie":
-        return tr("pay.tie")
-    if pay == "bonus" and winner is not None:
-        return tr("pay.bonus", points=tr.points(end.points[winner]), side=names.side(winner))
-    if pay == "discarded" and winner is not None:
-        return tr(
-            "pay.discarded",
-            points=tr.points(end.discarded),
-            side=names.side(winner),
-            target=cfg.target,
-        )
-    if pay == "target":
-        return tr("pay.target")
-    if cfg.game.remaining == "none":
-        return tr("pay.never", game=names.game())
-    return tr("pay.nobody")
+            return tr("pay.each", parts=parts, got=tr.points(points), side=names.side(side))
+        case Plain(side=side, seats=seats, pips=pips, total=total, points=points):
+            parts = " + ".join(f"{names.seat(s)} {p}" for s, p in zip(seats, pips))
+            return tr("pay.plain", parts=parts, total=total, got=tr.points(points),
+                      side=names.side(side))
+        case Split(sides=(a, b), low=low, third=third, pips=pips, rounded=rounded, half=half):
+            return tr("pay.split", a=names.side(a), b=names.side(b), pips=low,
+                      c=names.side(third), third=pips, rounded=rounded, half=tr.points(half))
+        case Tie(by=by):
+            return tr("pay.tie_tiles" if by == "tiles" else "pay.tie")
+        case Bonus(side=side, points=points):
+            return tr("pay.bonus", points=tr.points(points), side=names.side(side))
+        case Discarded(side=side, points=points, target=target):
+            return tr("pay.discarded", points=tr.points(points), side=names.side(side),
+                      target=target)
+        case NoScore():
+            return tr("end.no_winner")
+        case TargetReached():
+            return tr("pay.target")
+        case TilesNeverScore():
+            return tr("pay.never", game=names.game())
+    raise AssertionError(line)
 
 
 def result_line(names: Names, over: bool, winner: int | None, scores: Sequence[Score]) -> str:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from fives.bots.base import make_bot
+from clikit import FIVES
+from fives.bots import make_bot
 from fives.cli.analyse_cmd import analyse
 from fives.core.games import Config
 from fives.core.record import Record
@@ -18,8 +18,6 @@ from fives.core.tiles import Action
 from fives.tournament.runner import Plan, run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 
 
 def fives(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -108,15 +106,20 @@ def test_analyse_round_filter_in_the_library(record_path: Path) -> None:
     ]
 
 
-def test_analyse_with_a_searching_bot_if_available(record_path: Path) -> None:
-    try:
-        bot = make_bot("medium")
-    except ValueError:
-        pytest.skip("medium is not registered")
+def test_analyse_with_medium_values_every_legal_action_of_each_decision_of_the_round(
+    record_path: Path,
+) -> None:
     record = Record.from_json(record_path.read_text())
-    decisions = analyse(record, bot, seats=[1], round_no=0)
-    for d in decisions:
-        assert all(v is not None for v in d["values"].values())
+    decisions = analyse(record, make_bot("medium"), seats=[1], round_no=0)
+    expected = [(k, played, legal) for i, k, played, legal in _decisions_of(record, 1) if i == 0]
+    assert expected, "seat 1 had no choice in round 1: the checks below would prove nothing"
+    assert [(d["round"], d["action_no"], d["played"]) for d in decisions] == [
+        (0, k, played) for k, played, _ in expected
+    ]
+    for d, (_, _, legal) in zip(decisions, expected):
+        assert set(d["values"]) == set(legal)
+        assert all(isinstance(v, float) for v in d["values"].values())
+        assert d["values"][d["choice"]] == max(d["values"].values())
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ import pytest
 
 import fives.bots.ladder as ladder
 from fives.bots.base import Bot
-from fives.bots.host import decide, play_match
+from fives.bots.host import Seeds, decide, play_match
 from fives.bots.ladder import CheatBot, EasyBot, MediumBot, RandomBot, SearchBot, play_points
 from fives.bots.search import exact_value
 from fives.cli.analyse_cmd import analyse
@@ -171,8 +171,8 @@ def _check_view(given: Any, seat: int, state: State) -> None:
     assert named <= set(view.hand) | table
     objects = _objects_named(view)
     assert not objects & hidden, sorted(map(str, objects & hidden))
-    for item in view.history:
-        assert item.tile is None or item.seat == seat  # only one's own draws show their tile
+    for item in view.history:  # one's own draws show their tile, nothing else does
+        assert (item.tile is not None) == (item.seat == seat and str(item.action) == "draw")
     for past in view.past:
         assert all(item.tile is None for item in past.history)
 
@@ -227,7 +227,7 @@ def test_decisions_do_not_depend_on_the_hidden_deal(name: str) -> None:
                 if world.hands != state.hands:
                     scrambled += 1
                 bot = BOTS[name]()
-                choice = decide(world, bot, random.Random(5), random.Random(0), peek=False)
+                choice = decide(world, bot, Seeds(5)).action
                 values = bot.values(view_of(world, me), random.Random(6))
                 answers.add((choice, tuple(sorted(values.items()))))
             assert len(answers) == 1, (game, players, len(state.log), answers)

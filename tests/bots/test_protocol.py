@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,10 +21,11 @@ from typing import Any
 
 import pytest
 
-from fives.bots.base import Bot, make_bot
-from fives.bots.host import MatchStats, bot_rng, decide, play_match
-from fives.bots.ladder import EasyBot
-from fives.bots.protocol import BotFault, ProcessBot, view_from_json
+from clikit import FIVES
+from fives.bots import Bot, make_bot
+from fives.bots.host import MatchStats, Seeds, decide, play_match
+from fives.bots.ladder import CheatBot, EasyBot
+from fives.bots.protocol import BotFault, ProcessBot
 from fives.core.games import Config
 from fives.core.record import Record, record_of, replay_state
 from fives.core.state import State
@@ -33,8 +33,6 @@ from fives.core.tiles import Action
 from fives.core.view import View, view_of
 
 ROOT = Path(__file__).resolve().parents[2]
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"]
 
 #: An outside bot. argv: MODE LOG STATE_DIR. It logs every message it receives to LOG (one JSON
@@ -259,67 +257,6 @@ def test_fives_bot_with_an_unknown_name_is_a_usage_error() -> None:
     assert proc.stderr.startswith("error: ") and len(proc.stderr.splitlines()) == 1
 
 
-# -- view_from_json: the view survives the JSON round trip --------------------------------------
-
-
-def _views(game: str, players: int, seed: int, teams: bool | None = None):
-    """Every view of the seat to act over a random match."""
-    rng = random.Random(seed)
-    state = State(Config.make(game, players, teams=teams))
-    for _ in range(400):
-        if state.over:
-            break
-        if state.needs_deal():
-            state.deal_next(rng)
-            continue
-        yield view_of(state, state.turn)
-        legal = state.legal_actions()
-        state.apply(legal[int(rng.random() * len(legal))])
-
-
-def _same(a: View, b: View) -> None:
-    assert b.config == a.config
-    assert (b.seat, b.round, b.leader, b.turn) == (a.seat, a.round, a.leader, a.turn)
-    assert b.hand == a.hand and b.hand_sizes == a.hand_sizes and b.stock == a.stock
-    assert b.scores == a.scores
-    assert b.legal == a.legal
-    assert b.layout.explain() == a.layout.explain()
-    assert [(h.seat, h.action, h.tile, h.ends) for h in b.history] == [
-        (h.seat, h.action, h.tile, h.ends) for h in a.history
-    ]
-    if not a.config.game.exact_target:
-        assert [h.points for h in b.history] == [h.points for h in a.history]
-
-
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_view_from_json_rebuilds_the_view(game: str, players: int) -> None:
-    count = 0
-    for view in _views(game, players, seed=players * 7 + len(game)):
-        text = json.dumps(view.to_json())
-        back = view_from_json(json.loads(text), [str(a) for a in view.legal])
-        _same(view, back)
-        if len(view.legal) > 1:
-            rng_a, rng_b = random.Random(5), random.Random(5)
-            assert EasyBot().values(back, rng_b) == EasyBot().values(view, rng_a)
-        count += 1
-    assert count > 10
-
-
-def test_view_from_json_partnerships_fives_and_threes() -> None:
-    for view in _views("fives-and-threes", 4, seed=3, teams=True):
-        _same(view, view_from_json(view.to_json(), [str(a) for a in view.legal]))
-
-
-def test_view_from_json_rejects_a_play_that_does_not_fit() -> None:
-    state = State(Config.make("all-fives", 2))
-    state.deal_next(random.Random(2))
-    data = view_of(state, state.turn).to_json()
-    data["history"] = [[0, "1-4"], [1, "6-6@W"]]
-    with pytest.raises(ValueError):
-        view_from_json(data)
-
-
 # -- the host -----------------------------------------------------------------------------------
 
 
@@ -373,8 +310,18 @@ def test_host_gives_bots_views_only_and_makes_forced_actions_itself() -> None:
     assert forced > 0
 
 
-def test_host_calls_peek_only_when_asked() -> None:
+def test_host_shows_the_state_only_to_the_cheat_and_only_when_asked() -> None:
+    """``peek`` is off unless a bot is explicitly the cheat, and the table allows it."""
+
     class Peeker(_Watcher):
+        def __init__(self) -> None:
+            super().__init__()
+            self.peeks = 0
+
+        def peek(self, state: State) -> None:
+            self.peeks += 1
+
+    class Cheat(CheatBot):
         def __init__(self) -> None:
             super().__init__()
             self.peeks = 0
@@ -382,13 +329,19 @@ def test_host_calls_peek_only_when_asked() -> None:
         def peek(self, state: State) -> None:
             assert isinstance(state, State)
             self.peeks += 1
+            super().peek(state)
 
-    p = Peeker()
-    play_match(Config.make("block", 2, target=30), [p, make_bot("random")], 1, peek=False)
-    assert p.peeks == 0 and p.seen
-    q = Peeker()
-    play_match(Config.make("block", 2, target=30), [q, make_bot("random")], 1)
-    assert q.peeks == len(q.seen) > 0
+    config = Config.make("block", 2, target=30)
+    for allowed in (False, True):
+        p = Peeker()
+        play_match(config, [p, make_bot("random")], 1, peek=allowed)
+        assert p.peeks == 0 and p.seen  # a bot that is not the cheat never sees the state
+    c = Cheat()
+    play_match(config, [c, make_bot("random")], 1)
+    assert c.peeks == 0  # player-facing tables: the default
+    c = Cheat()
+    play_match(config, [c, make_bot("random")], 1, peek=True)
+    assert c.peeks > 0
 
 
 def test_host_plays_fixed_deals_then_deals_from_the_seed() -> None:
@@ -416,9 +369,11 @@ def test_same_seed_same_match(game: str, players: int, teams: bool | None) -> No
 def test_decide_uses_the_bots_own_random_source() -> None:
     state = State(Config.make("all-fives", 2))
     state.deal_next(random.Random(3))
-    a = decide(state, make_bot("random"), bot_rng(1, 0), random.Random(0))
-    b = decide(state, make_bot("random"), bot_rng(1, 0), random.Random(0))
-    assert a == b and a in state.legal_actions()
+    a = decide(state, make_bot("random"), Seeds(1))
+    b = decide(state, make_bot("random"), Seeds(1))
+    c = [decide(state, make_bot("random"), Seeds(s)).action for s in range(2, 12)]
+    assert a == b and a.fault is None and a.action in state.legal_actions()
+    assert len(set(c)) > 1
 
 
 def test_botfault_message() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,14 +16,13 @@ from typing import Any
 
 import pytest
 
+from clikit import FIVES
 from fives.core.games import Config
 from fives.core.record import Record, replay_state
 from fives.tournament.runner import Plan, labels_of, run_tournament, seatings, summarise
 from fives.tournament.stats import elo_of, mean_interval, percentile, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 
 #: An outside bot: answers the first legal action after DELAY seconds; every 5th answer is
 #: garbage and every 7th names an illegal action when MODE is "broken".

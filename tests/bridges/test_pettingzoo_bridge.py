@@ -16,6 +16,7 @@ pytest.importorskip("PIL")
 from pettingzoo.test import api_test, render_test  # noqa: E402
 from pettingzoo.test.seed_test import check_environment_deterministic  # noqa: E402
 
+from fives.bridges.knowledge import knowledge_of  # noqa: E402
 from fives.bridges.pettingzoo import FivesEnv, env  # noqa: E402
 from fives.bridges.table import Table  # noqa: E402
 from fives.bridges.tensors import Encoder  # noqa: E402
@@ -67,15 +68,18 @@ def test_seeded_runs_repeat() -> None:
     check_environment_deterministic(env(game="draw", players=3), env(game="draw", players=3), 300)
 
 
-def _run(e, rng: random.Random, limit: int = 100_000):
-    """Random legal moves until every agent is done; the rewards each agent was paid."""
+def _run(e, rng: random.Random, limit: int = 100_000, ended: dict | None = None):
+    """Random legal moves until every agent is done; the rewards each agent was paid. The
+    info each agent last sees (as it is done) goes into ``ended`` if given."""
     e.reset(seed=rng.randrange(1 << 30))
     paid = {a: 0.0 for a in e.possible_agents}
     steps = 0
     for agent in e.agent_iter(limit):
-        obs, reward, terminated, truncated, _info = e.last()
+        obs, reward, terminated, truncated, info = e.last()
         paid[agent] += reward
         if terminated or truncated:
+            if ended is not None:
+                ended[agent] = info
             e.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"])
@@ -136,12 +140,15 @@ def test_one_round_episodes() -> None:
 def test_win_rewards_only_at_the_end() -> None:
     rng = random.Random(6)
     e = FivesEnv(game="all-fives", players=4, reward="win", target=60)
-    paid, _ = _run(e, rng)
+    ended: dict = {}
+    paid, _ = _run(e, rng, ended=ended)
     st = e.table.state
     assert st.over
     want = e.table.match_result()
     assert [paid[a] for a in e.possible_agents] == pytest.approx(want)
-    assert e.infos == {} or all(v.get("match_result") is not None for v in e.infos.values())
+    # every agent saw the match result in its last info; then all were removed
+    assert [ended[a]["match_result"] for a in e.possible_agents] == pytest.approx(want)
+    assert e.agents == [] and e.infos == {}
 
 
 def test_bad_options_and_illegal_actions() -> None:
@@ -190,7 +197,7 @@ def test_an_agent_observes_only_what_its_seat_may_know(perfect_recall: bool) -> 
                 world = Table(table.config, table.match, table.max_rounds)
                 for action in table.resample_actions(seat, rng):
                     world.apply(action)
-                assert np.array_equal(encoder.encode(world, seat), mine)
+                assert np.array_equal(encoder.encode(knowledge_of(world, seat)), mine)
 
 
 def test_rgb_frame_draws_the_layout() -> None:

@@ -232,7 +232,8 @@ async def play_to_end(clients: list[SeatClient], rng: random.Random, timeout: fl
 
 
 def truth_by_n(record: dict[str, Any]) -> dict[int, tuple[list[set[str]], set[str]]]:
-    """For every value of a table's counter n: each seat's hand and the tiles on the table."""
+    """For every value of a table's counter n: each seat's hand and the tiles everyone may see
+    (the layout's, and every hand left once the round is over)."""
     from fives.core.record import Record
     from fives.core.state import State
     from fives.core.tiles import Action
@@ -245,10 +246,10 @@ def truth_by_n(record: dict[str, Any]) -> dict[int, tuple[list[set[str]], set[st
     }
 
     def snap() -> tuple[list[set[str]], set[str]]:
-        return (
-            [{str(t) for t in state.hand(s)} for s in range(state.n)],
-            {str(t) for t in state.layout.tiles()},
-        )
+        shown = {str(t) for t in state.layout.tiles()}
+        if state.round_end is not None:  # the hands left are shown to all once a round is over
+            shown |= {str(t) for s in range(state.n) for t in state.hand(s)}
+        return ([{str(t) for t in state.hand(s)} for s in range(state.n)], shown)
 
     for rnd in rec.rounds:
         state.start_round(rnd.hands, rnd.stock, rnd.leader)

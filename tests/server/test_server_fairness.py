@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from fives.bots.host import deal_rng
+from fives.bots.host import Seeds, deal_round
 from fives.core.games import Config
 from fives.core.state import State
 from fives.store import SqliteStore
@@ -93,7 +93,7 @@ def test_a_test_server_deals_what_its_seed_predicts(server: str) -> None:
                            turn_time=0, seats=[{"kind": "bot", "level": "random"}] * 2)
     record = finished_record(server, created["table"])
     state = State(Config.make("block", 2, target=10))
-    state.deal_next(deal_rng(42, 0))
+    deal_round(state, Seeds(42))
     info = state.current_round_info()
     assert record["rounds"][0]["hands"] == [[str(t) for t in h] for h in info.hands]
     assert record["deals"] == "fixed-seed"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 
 import httpx
 import pytest
@@ -36,6 +37,37 @@ def test_catalogue_endpoint(shared_server: str) -> None:
         assert data["lang"] == lang
         assert data["messages"]["common.points"]
     assert httpx.get(f"{shared_server}/api/i18n/fr", timeout=5).status_code == 404
+
+
+def test_text_is_compressed_and_the_client_is_cached_by_version(shared_server: str) -> None:
+    """Issue 11: gzip for text; the client's files under a content-hashed URL for a year; pages
+    and catalogues revalidated by ETag (a 304 costs a few bytes)."""
+    gz = {"Accept-Encoding": "gzip"}
+    page = httpx.get(f"{shared_server}/t/abc123", headers=gz, timeout=5)
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-cache"
+    version = re.search(r'"/static/([0-9a-f]{12})/js/table\.js"', page.text).group(1)
+    assert '"/static/js/' not in page.text and '"/static/css/' not in page.text
+    assert httpx.get(f"{shared_server}/t/abc123", timeout=5,
+                     headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+    script = httpx.get(f"{shared_server}/static/{version}/js/table.js", headers=gz, timeout=5)
+    assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"
+    assert script.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert int(script.headers["content-length"]) < len(script.content) / 2
+    # the plain URL still works, revalidated
+    assert httpx.get(f"{shared_server}/static/js/table.js", timeout=5).headers["cache-control"] == "no-cache"
+    for lang in ("en", "hi"):
+        fixed = httpx.get(f"{shared_server}/api/i18n/{lang}?v={version}", headers=gz, timeout=5)
+        assert fixed.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert fixed.headers["content-encoding"] == "gzip"
+        # the Hindi catalogue: about 74 KB of text, about 13 KB on the wire
+        assert int(fixed.headers["content-length"]) < len(fixed.content) / 3
+        # only what the browser reads (the terminal's words stay home)
+        assert {key.split(".")[0] for key in fixed.json()["messages"]} == {"web", "common", "rules"}
+        plain = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5)
+        assert plain.headers["cache-control"] == "no-cache"
+        again = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5,
+                          headers={"If-None-Match": plain.headers["etag"]})
+        assert again.status_code == 304 and not again.content
 
 
 def test_meta(shared_server: str) -> None:
@@ -126,21 +158,34 @@ def test_finished_match_record_replay_and_history(shared_server: str) -> None:
 
 
 def test_fives_replay_reads_a_downloaded_record(shared_server: str, tmp_path) -> None:
-    """The records the browser downloads are RECORD.md records: `fives replay` reads them."""
+    """The records the browser downloads are RECORD.md records: `fives replay` reads one of a
+    match this test plays to its end (bots only), and reports the result the table ended with."""
     import json
     import subprocess
     import sys
 
-    matches = httpx.get(f"{shared_server}/api/matches", timeout=5).json()["matches"]
-    if not matches:
-        pytest.skip("no finished match on this server yet")
-    record = httpx.get(f"{shared_server}/api/matches/{matches[0]['id']}/record", timeout=5).text
+    created = create_table(shared_server, game="muggins", players=3, target=30, watch=True,
+                           seats=[{"kind": "bot", "level": "easy"}] * 3)
+    table = created["table"]
+
+    async def watch() -> dict:
+        c = await SeatClient(shared_server, table).connect()
+        end = await c.wait(lambda m: m["type"] == "state" and m["result"] is not None, 60)
+        await c.close()
+        return end["result"]
+
+    result = asyncio.run(watch())
+    r = httpx.get(f"{shared_server}/api/matches/{table}/record", timeout=5)
+    assert r.status_code == 200
     path = tmp_path / "match.json"
-    path.write_text(record, encoding="utf-8")
+    path.write_text(r.text, encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "fives.cli.main", "replay", str(path), "--json"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["over"] is True
+    report = json.loads(out.stdout)
+    assert report["over"] is True
+    assert (report["scores"], report["winner"]) == (result["scores"], result["winner"])
+    assert report == json.loads(json.dumps(replay(Record.from_data(r.json()))))
 
 
 def test_example_layouts(shared_server: str) -> None:

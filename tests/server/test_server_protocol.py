@@ -17,6 +17,7 @@ from .harness import (
     play_to_end,
     running_server,
     seat_both,
+    tiles_in,
 )
 
 
@@ -151,8 +152,11 @@ def test_wrong_token_watches_and_cannot_act(server: str) -> None:
         st = c.state
         err = await error_for(c, {"type": "act", "action": "draw", "n": st["n"]})
         assert err["code"] == "not_seated"
-        # the spectator's view holds no hand
-        assert st["view"] is None or st["view"]["hand"] == []
+        # the match is under way (Asha against a bot): a watcher gets the public view, no hand
+        assert st["info"]["status"] == "playing"
+        view = st["view"]
+        assert view is not None
+        assert (view["seat"], view["hand"], view["legal"]) == (None, [], [])
         await c.close()
 
     run(go())
@@ -275,17 +279,15 @@ def test_join_seats_and_start_with_bots(server: str) -> None:
     run(go())
 
 
-def test_rounds_wait_for_ready_and_draws_show_only_to_the_drawer(server: str) -> None:
+def test_the_next_round_waits_until_every_seat_is_ready(server: str) -> None:
     created = two_humans(server, seed=21)
 
     async def go() -> None:
         a, b = await seat_both(server, created)
-        rng = random.Random(2)
-        last = await play_to_end([a, b], rng, rounds=1)
+        last = await play_to_end([a, b], random.Random(2), rounds=1)
         summary = last["summary"]
         assert summary is not None and summary["round"] == 0
         assert summary["lines"]
-        # the next round waits until both say they are ready
         await a.send({"type": "ready"})
         await asyncio.sleep(0.3)
         assert a.state["summary"] is not None and a.state["info"]["waiting_for"] == [1]
@@ -294,16 +296,58 @@ def test_rounds_wait_for_ready_and_draws_show_only_to_the_drawer(server: str) ->
         st = await a.wait(lambda m: m["type"] == "state" and m["event"]
                           and m["event"]["kind"] == "deal", 10, start)
         assert st["view"]["round"] == 1
-        for c in (a, b):
-            for m in c.messages:
-                ev = m.get("event") if m["type"] == "state" else None
-                if ev and ev["kind"] == "draw":
-                    assert ("tile" in ev) == (ev["seat"] == c.seat)
-                    assert "drawn" not in ev
         await a.close()
         await b.close()
 
     run(go())
+
+
+def _draws(c: SeatClient) -> dict[int, tuple[dict[str, Any], str]]:
+    """The draw events this connection was sent, by the table's counter n, with the raw text
+    of their message."""
+    return {
+        m["n"]: (m["event"], text)
+        for m, text in zip(c.messages, c.raw)
+        if m["type"] == "state" and m["event"] and m["event"]["kind"] == "draw"
+    }
+
+
+@pytest.mark.parametrize("game", ["all-fives", "muggins", "draw"])
+def test_a_drawn_tile_is_shown_only_to_the_drawer(server: str, game: str) -> None:
+    """C-2: the drawer's message names the drawn tile (in the event and in its hand); the other
+    seat's and a spectator's messages of that draw name it nowhere."""
+    created = two_humans(server, game, seed=3)
+
+    async def go() -> list[SeatClient]:
+        a, b = await seat_both(server, created)
+        watcher = await SeatClient(server, created["table"], invite=created["invite"]).connect()
+        rng = random.Random(3)
+        for rounds in range(1, 5):  # round by round until someone has drawn
+            await play_to_end([a, b], rng, rounds=rounds)
+            if _draws(a):
+                break
+        last = a.state
+        assert last is not None
+        await watcher.wait(lambda m: m["type"] == "state" and m["n"] >= last["n"])
+        for c in (a, b, watcher):
+            await c.close()
+        return [a, b, watcher]
+
+    a, b, watcher = run(go())
+    seats = {0: a, 1: b}
+    draws = _draws(a)
+    assert draws, "no draw happened: the check below would prove nothing"
+    assert _draws(b).keys() == _draws(watcher).keys() == draws.keys()
+    for n, (event, _) in sorted(draws.items()):
+        drawer = event["seat"]
+        mine, text = _draws(seats[drawer])[n]
+        tile = mine["tile"]
+        assert tile in json.loads(text)["view"]["hand"]
+        assert "drawn" not in mine
+        for other in (seats[1 - drawer], watcher):
+            theirs, text = _draws(other)[n]
+            assert "tile" not in theirs and "drawn" not in theirs
+            assert tile not in tiles_in(text), (n, other.seat, tile)
 
 
 def test_rematch_keeps_the_seats(server: str) -> None:

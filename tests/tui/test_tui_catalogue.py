@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import json
-import random
 import re
 from pathlib import Path
 
@@ -14,11 +13,12 @@ import pytest
 
 import fives
 from fives.cli.random_cmd import play_random
+from fives.core.account import account_of
 from fives.core.games import GAMES, Config
 from fives.core.state import State
 from fives.core.tiles import ACTIONS
 from fives.core.view import view_of
-from fives.i18n import LANGUAGES
+from fives.i18n import LANGUAGES, catalogue
 from fives.phrasing import (
     Names,
     Tr,
@@ -104,7 +104,8 @@ def test_every_key_the_terminal_asks_for_exists() -> None:
     for prefix in prefixes:
         assert any(k.startswith(f"tui.{prefix}") for k in english), prefix
     for game in GAMES:
-        assert f"tui.game.{game}" in english
+        # a game's name is the one the browser shows too (common.game.*)
+        assert f"tui.game.{game}" not in english and catalogue("en")[f"common.game.{game}"]
         assert f"tui.rules.{game}" in english
 
 
@@ -147,8 +148,8 @@ def test_random_matches_are_told_in_both_languages(
                 else:
                     lines.append(pass_line(names, seat))
             if state.round_end is not None:
-                hands = [state.hand(s) for s in range(players)]
-                lines.extend(round_end_lines(names, state.round_end, len(state.rounds()), hands))
+                account = account_of(state.config, state.round_end)
+                lines.extend(round_end_lines(names, account, len(state.rounds())))
         lines.append(result_line(names, state.over, state.winner, state.scores_out()))
         text = "\n".join(lines)
         assert "{" not in text and "}" not in text, text[:2000]
@@ -179,13 +180,21 @@ def test_scoring_sentences_match_the_seeds() -> None:
 
 
 def test_random_seed_deals_are_reproducible() -> None:
-    """The same seed deals the same rounds (resume depends on it)."""
-    from fives.tui.session import derive_seed
+    """The same seed deals the same rounds, round by round (resume depends on it)."""
+    from fives.bots.host import Seeds, deal_round
 
-    assert derive_seed(4, "deal", 0) == derive_seed(4, "deal", 0)
-    assert derive_seed(4, "deal", 0) != derive_seed(4, "deal", 1)
-    rng = random.Random(derive_seed(4, "deal", 0))
-    assert rng.random() == random.Random(derive_seed(4, "deal", 0)).random()
+    def first_deals(seed: int) -> list[list[list[str]]]:
+        state = State(Config.make("all-fives", 2, target=20))
+        out = []
+        while not state.over and len(out) < 3:
+            deal_round(state, Seeds(seed))
+            out.append([[str(t) for t in h] for h in state.current_round_info().hands])
+            while state.round_end is None:
+                state.apply(state.legal_actions()[0])
+        return out
+
+    assert first_deals(4) == first_deals(4) != first_deals(5)
+    assert Seeds(4).deal(0).random() == Seeds(4).deal(0).random() != Seeds(4).deal(1).random()
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -194,8 +203,8 @@ def test_every_round_end_payment_is_phrased(lang: str) -> None:
     AF-3 target: each summary names its arithmetic."""
     from fractions import Fraction
 
-    from fives.core.state import RoundEnd
-    from fives.core.tiles import Tile
+    from fives.core.outcome import RoundEnd
+    from fives.core.tiles import Tile, mask_of
 
     tr = Tr(lang)
     three = Config.make("all-fives", 3)
@@ -203,29 +212,37 @@ def test_every_round_end_payment_is_phrased(lang: str) -> None:
     mg = Config.make("muggins", 3)
     db = Config.make("draw", 2)
     ft = Config.make("fives-and-threes", 2)
-    tile = Tile.parse("6-6")
+    # a hand of each pip count the cases use (C-9)
+    by_pips = {0: [], 3: ["1-2"], 4: ["0-4"], 5: ["0-5"], 6: ["0-6"], 7: ["1-6"], 9: ["3-6"],
+               10: ["4-6"], 12: ["6-6"], 13: ["6-6", "0-1"]}
+
+    def end(reason: str, winner: int | None, points: tuple, pips: tuple, payment: str,
+            *more: int, reached: int | None = None) -> RoundEnd:
+        left = tuple(mask_of(Tile.parse(x) for x in by_pips[p]) for p in pips)
+        return RoundEnd(reason, winner, points, pips, payment, *more, left=left,
+                        reached=reached)
+
     cases = [
-        (three, RoundEnd("blocked", None, (Fraction(5, 2), Fraction(5, 2), 0), (4, 4, 6), "split"),
+        (three, end("blocked", None, (Fraction(5, 2), Fraction(5, 2), 0), (4, 4, 6), "split"),
          {"en": "split in half: 2.5 points each", "hi": "दोनों को 2.5 अंक"}),
-        (two, RoundEnd("blocked", None, (0, 0), (7, 7), "tie"),
+        (two, end("blocked", None, (0, 0), (7, 7), "tie"),
          {"en": "nobody scores the remaining tiles", "hi": "किसी को नहीं"}),
-        (two, RoundEnd("domino", 0, (15, 0), (0, 13), "pool", 0),
+        (two, end("domino", 0, (15, 0), (0, 13), "pool", 0),
          {"en": "(seat 1 (easy) 13 = 13) and rounded to five once: 15 points to you (seat 0)",
           "hi": "(सीट 1 (आसान) 13 = 13), एक बार पाँच के निकटतम गुणज तक पूर्णांकित: आप (सीट 0) को 15 अंक"}),
-        (mg, RoundEnd("blocked", 0, (25, 0, 0), (3, 13, 12), "each"),
+        (mg, end("blocked", 0, (25, 0, 0), (3, 13, 12), "each"),
          {"en": "13 → 15, seat 2 (easy) 12 → 10): 25 points", "hi": "13 → 15"}),
-        (db, RoundEnd("domino", 1, (0, 9), (9, 0), "plain", 1),
+        (db, end("domino", 1, (0, 9), (9, 0), "plain", 1),
          {"en": "not rounded (you 9 = 9): 9 points to seat 1 (easy)", "hi": "बिना पूर्णांकन"}),
-        (ft, RoundEnd("domino", 0, (1, 0), (0, 5), "bonus", 0),
+        (ft, end("domino", 0, (1, 0), (0, 5), "bonus", 0),
          {"en": "1 point for going out to you (seat 0)", "hi": "हाथ खाली करने का 1 अंक"}),
-        (ft, RoundEnd("domino", 0, (0, 0), (0, 5), "discarded", 0, 3),
+        (ft, end("domino", 0, (0, 0), (0, 5), "discarded", 0, 3),
          {"en": "(3 points) are discarded: you (seat 0) would pass 61", "hi": "61 से ऊपर चला जाता"}),
-        (two, RoundEnd("target", None, (0, 0), (10, 12), "target"),
+        (two, end("target", None, (0, 0), (10, 12), "target", reached=0),
          {"en": "remaining tiles are not counted", "hi": "बची गोटियाँ नहीं गिनी जातीं"}),
     ]
-    for config, end, expected in cases:
+    for config, ending, expected in cases:
         names = Names(tr, config, ["human", *["easy"] * (config.players - 1)], 0)
-        hands = [[tile] * (1 if p else 0) for p in end.pips]
-        text = "\n".join(round_end_lines(names, end, 1, hands))
-        assert expected[lang] in text, (end.payment, text)
+        text = "\n".join(round_end_lines(names, account_of(config, ending), 1))
+        assert expected[lang] in text, (ending.payment, text)
         assert "{" not in text

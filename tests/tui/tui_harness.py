@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
 import pexpect
 
+from clikit import FIVES
+
 ROOT = Path(__file__).resolve().parents[2]
-_VENV_FIVES = ROOT / ".venv" / "bin" / "fives"
-FIVES = str(_VENV_FIVES) if _VENV_FIVES.exists() else (shutil.which("fives") or "fives")
 
 PROMPT = "» "
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]")

@@ -1,16 +1,20 @@
-"""The host: plays matches with bots, one decision at a time.
+"""The host: deals, asks bots, replaces a failing bot, and tells bots of rounds — one place for
+every table (tournaments, analysis, the terminal game, the browser's tables).
 
-Shared by tournaments, analysis and (later) the terminal and browser tables. The host holds the
-full :class:`~fives.core.state.State`; a bot only ever receives ``view_of(state, seat)`` (and, for
-a measuring bot that has a ``peek`` method, ``peek(state)`` just before it chooses, in
-tournaments and analysis only). Forced actions (a single legal action) are made by the host.
+The host holds the full :class:`~fives.core.state.State`; a bot only ever receives
+``view_of(state, seat)``. The ``cheat`` bot (:class:`~fives.bots.ladder.CheatBot`, for
+measurement) is shown the state through ``peek`` only where the caller allows it (tournaments
+and analysis); player-facing tables never do, and no other bot is ever shown it.
 
 A bot that raises, answers something not legal, or (for outside programs) answers late or exits,
-forfeits that decision: the host plays the ``random`` bot's choice, logs a warning on the
-``fives.bots`` logger, records a :class:`Fault`, and goes on.
+forfeits that decision: the host plays :func:`replacement` (the ``random`` bot's choice from
+the decision's own forfeit source), logs a warning on the ``fives.bots`` logger, records a
+:class:`Fault`, and goes on.
 
-Every random source is derived from the match seed: the deals (:func:`deal_rng`), each seat's
-bot (:func:`bot_rng`) and each seat's forfeits, so the same seed and bots give the same match.
+Every random source of a match comes from its seed through :class:`Seeds`: one per round's deal
+(and lot), one per decision of a bot and one per forfeit, each labelled with where it is used,
+so a match is the same for the same seed and bots, and a match resumed from its record (or a
+table restored after a restart) carries on exactly as it would have.
 """
 
 from __future__ import annotations
@@ -24,23 +28,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fives.bots.base import Bot
-from fives.bots.ladder import RandomBot
+from fives.bots.ladder import CheatBot, RandomBot
 from fives.bots.protocol import BotFault
 from fives.core.games import Config
-from fives.core.state import State
+from fives.core.state import Lot, State
 from fives.core.tiles import ACTIONS, Action, Tile
-from fives.core.view import view_of
+from fives.core.view import View, view_of
 
 __all__ = [
     "MAX_ROUNDS",
     "Deal",
+    "Decision",
     "Fault",
     "MatchStats",
-    "bot_rng",
-    "deal_rng",
+    "Seeds",
+    "ask",
+    "deal_round",
     "decide",
     "derive_seed",
+    "notify",
     "play_match",
+    "replacement",
 ]
 
 log = logging.getLogger("fives.bots")
@@ -59,27 +67,32 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def deal_rng(seed: int, round_no: int | None = None) -> random.Random:
-    """The random source of a match's deals: the same seed deals the same rounds.
+@dataclass(frozen=True)
+class Seeds:
+    """Every random source of one match, derived from its seed."""
 
-    Without ``round_no`` one stream deals every round in turn; with it, that round's own
-    stream (for a table that deals one round at a time and may restart between rounds).
-    """
-    if round_no is None:
-        return random.Random(derive_seed(seed, "deals"))
-    return random.Random(derive_seed(seed, "deals", round_no))
+    seed: int
+
+    def deal(self, round_no: int) -> random.Random:
+        """The shuffle (and lot) of round ``round_no`` (0-based)."""
+        return random.Random(derive_seed(self.seed, "deal", round_no))
+
+    def decision(self, seat: int, round_no: int, action_no: int) -> random.Random:
+        """The bot of ``seat`` deciding action ``action_no`` of round ``round_no``."""
+        return random.Random(derive_seed(self.seed, "bot", seat, round_no, action_no))
+
+    def forfeit(self, seat: int, round_no: int, action_no: int) -> random.Random:
+        """The replacement of a decision the bot of ``seat`` forfeited."""
+        return random.Random(derive_seed(self.seed, "forfeit", seat, round_no, action_no))
+
+    def of(self, label: str) -> Seeds:
+        """Another match's seeds, derived from this one (a rematch, a hint's search)."""
+        return Seeds(derive_seed(self.seed, label))
 
 
-def bot_rng(seed: int, seat: int, decision: int | None = None) -> random.Random:
-    """The random source of the bot in ``seat``: one stream for the match, or with
-    ``decision`` (a table's action counter) that decision's own."""
-    if decision is None:
-        return random.Random(derive_seed(seed, "bot", seat))
-    return random.Random(derive_seed(seed, "bot", seat, decision))
-
-
-def _forfeit_rng(seed: int, seat: int) -> random.Random:
-    return random.Random(derive_seed(seed, "forfeit", seat))
+def deal_round(state: State, seeds: Seeds) -> Lot | None:
+    """Deal the next round of ``state`` from the match's seeds; the lot, where one was drawn."""
+    return state.deal_next(seeds.deal(state.round_index + (1 if state.leader >= 0 else 0)))
 
 
 @dataclass
@@ -125,52 +138,67 @@ class MatchStats:
             self.times = [[] for _ in range(self.players)]
 
 
+@dataclass(frozen=True)
+class Decision:
+    """An action to play, and the fault behind it when the bot forfeited."""
+
+    action: Action
+    fault: Fault | None = None
+
+
+def ask(bot: Bot, view: View, rng: random.Random) -> tuple[Action | None, tuple[str, str] | None]:
+    """Ask ``bot`` for its choice; the action, or the fault (kind, detail) that forfeits it."""
+    try:
+        answer = bot.choose(view, rng)
+    except BotFault as exc:
+        return None, (exc.kind, exc.detail)
+    except Exception as exc:  # a bot's bug is its own forfeit, never the host's crash
+        return None, ("error", f"{type(exc).__name__}: {exc}")
+    action = ACTIONS[int(answer)] if isinstance(answer, int) and 0 <= int(answer) < len(ACTIONS) else None
+    if action is None or action not in view.legal:
+        return None, ("illegal", f"{answer!s} is not legal here")
+    return action, None
+
+
+def replacement(view: View, seeds: Seeds, round_no: int, action_no: int) -> Action:
+    """What the host plays for a bot that forfeited a decision: the ``random`` bot's choice."""
+    assert view.seat is not None
+    return RandomBot().choose(view, seeds.forfeit(view.seat, round_no, action_no))
+
+
 def decide(
     state: State,
     bot: Bot,
-    rng: random.Random,
-    forfeit_rng: random.Random,
+    seeds: Seeds,
     *,
     name: str | None = None,
     stats: MatchStats | None = None,
     peek: bool = False,
-) -> Action:
-    """The action of the seat to act: made by the host when forced, else asked of its bot.
-
-    A failing bot forfeits the decision (a random legal action from ``forfeit_rng``).
-    """
+) -> Decision:
+    """The action of the seat to act: made by the host when forced, else asked of its bot,
+    replaced by :func:`replacement` when the bot forfeits. ``peek`` lets the cheat bot see
+    the state (measurement only)."""
     seat = state.turn
     legal = state.legal_actions()
     if len(legal) == 1:
-        return legal[0]
+        return Decision(legal[0])
     view = view_of(state, seat)
-    if peek and hasattr(bot, "peek"):
+    round_no, action_no = state.round_index, len(state.log)
+    if peek and isinstance(bot, CheatBot):
         bot.peek(state.copy())
     started = time.perf_counter()
-    fault: tuple[str, str] | None = None
-    action: Action | None = None
-    try:
-        answer = bot.choose(view, rng)
-        if isinstance(answer, int) and 0 <= int(answer) < len(ACTIONS):
-            action = ACTIONS[int(answer)]
-        if action is None or action not in view.legal:
-            fault = ("illegal", f"{answer!s} is not legal here")
-    except BotFault as exc:
-        fault = (exc.kind, exc.detail)
-    except Exception as exc:  # a bot's bug is its own forfeit, never the host's crash
-        fault = ("error", f"{type(exc).__name__}: {exc}")
-    elapsed = time.perf_counter() - started
+    action, fault = ask(bot, view, seeds.decision(seat, round_no, action_no))
     if stats is not None:
-        stats.times[seat].append(elapsed)
-    if fault is None and action is not None:
-        return action
+        stats.times[seat].append(time.perf_counter() - started)
+    if action is not None:
+        return Decision(action)
     kind, detail = fault if fault is not None else ("illegal", "no action")
-    action = RandomBot().choose(view, forfeit_rng)
+    action = replacement(view, seeds, round_no, action_no)
     record = Fault(
         seat=seat,
         bot=name or str(getattr(bot, "name", "bot")),
-        round=state.round_index,
-        action_no=len(state.log),
+        round=round_no,
+        action_no=action_no,
         kind=kind,
         detail=detail,
         played=str(action),
@@ -178,17 +206,20 @@ def decide(
     log.warning("%s", record)
     if stats is not None:
         stats.faults.append(record)
-    return action
+    return Decision(action, record)
 
 
-def _notify(bots: Sequence[Bot], state: State, hook: str) -> None:
-    for seat, bot in enumerate(bots):
+def notify(bots: dict[int, Bot] | Sequence[Bot], state: State, hook: str) -> None:
+    """Tell each bot of a round's start (``round_start``) or end (``round_end``) through its
+    seat's view; a bot that fails to listen never stops the match."""
+    items = bots.items() if isinstance(bots, dict) else enumerate(bots)
+    for seat, bot in items:
         method = getattr(bot, hook, None)
         if method is None:
             continue
         try:
             method(view_of(state, seat))
-        except Exception as exc:  # a notification never stops the match
+        except Exception as exc:
             log.warning("seat %d (%s): %s failed: %r", seat, getattr(bot, "name", "bot"), hook, exc)
 
 
@@ -201,25 +232,22 @@ def play_match(
     on_action: Callable[[State, int, Action], None] | None = None,
     stats: MatchStats | None = None,
     names: Sequence[str] | None = None,
-    peek: bool = True,
+    peek: bool = False,
     max_rounds: int = MAX_ROUNDS,
 ) -> State:
     """Play a whole match with one bot per seat; return the final state.
 
-    Rounds are dealt from :func:`deal_rng(seed) <deal_rng>`, or taken from ``deals`` while it
-    lasts (then from the seed). Bots with ``round_start(view)`` / ``round_end(view)`` methods
-    hear of each deal and each round's end. ``on_action(state, seat, action)`` is called after
-    every action (forced ones included). ``peek`` lets a bot with a ``peek`` method see the state
-    (for measurement; player-facing tables pass ``False``).
+    Rounds are dealt from the seed's :class:`Seeds`, or taken from ``deals`` while it lasts.
+    Bots hear of each deal and each round's end (:func:`notify`). ``on_action(state, seat,
+    action)`` is called after every action (forced ones included). ``peek`` shows the state to
+    the cheat bot (measurement only).
     """
     n = config.players
     if len(bots) != n:
         raise ValueError(f"{n} players need {n} bots, not {len(bots)}")
     labels = list(names) if names is not None else [getattr(b, "name", "bot") for b in bots]
-    dealer = deal_rng(seed)
+    seeds = Seeds(seed)
     fixed: Iterator[Deal] | None = iter(deals) if deals is not None else None
-    rngs = [bot_rng(seed, s) for s in range(n)]
-    forfeits = [_forfeit_rng(seed, s) for s in range(n)]
     state = State(config)
     rounds = 0
     while not state.over:
@@ -229,21 +257,21 @@ def play_match(
             deal = next(fixed, None) if fixed is not None else None
             if deal is None:
                 fixed = None
-                state.deal_next(dealer)
+                deal_round(state, seeds)
             else:
                 hands, stock, lot = deal
                 leader = state.expected_leader(hands)
                 state.start_round(hands, stock, lot if leader is None else leader)
             rounds += 1
-            _notify(bots, state, "round_start")
+            notify(bots, state, "round_start")
             continue
         seat = state.turn
-        action = decide(
-            state, bots[seat], rngs[seat], forfeits[seat], name=labels[seat], stats=stats, peek=peek
+        decision = decide(
+            state, bots[seat], seeds, name=labels[seat], stats=stats, peek=peek
         )
-        state.apply(action)
+        state.apply(decision.action)
         if on_action is not None:
-            on_action(state, seat, action)
+            on_action(state, seat, decision.action)
         if state.round_end is not None:
-            _notify(bots, state, "round_end")
+            notify(bots, state, "round_end")
     return state

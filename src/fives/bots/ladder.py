@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from fives.bots.base import Bot, register_bot
+from fives.bots.base import Bot
 from fives.bots.search import search_values
 from fives.core.sampling import proven_voids
 from fives.core.state import State
@@ -227,17 +227,3 @@ class CheatBot(SearchBot):
             return st
 
         return world
-
-
-register_bot("random", RandomBot)
-register_bot("easy", EasyBot)
-register_bot("medium", MediumBot)
-register_bot("hard", lambda: SearchBot("hard", worlds=30, budget=1500, eps=0.1, prior=0.5))
-register_bot(
-    "expert",
-    lambda: SearchBot(
-        "expert", worlds=80, budget=6000, eps=0.1, prior=0.5, endgame_tiles=6
-    ),
-)
-register_bot("cheat", CheatBot, offered=False)
-

@@ -16,7 +16,7 @@ program may play many matches in a row (a tournament keeps it running between ma
 ``start`` line with ``"round": 0`` begins a new match.
 
 Bot side: :func:`serve` runs one of our bots as such a program (``fives bot NAME``), and
-:func:`view_from_json` rebuilds a :class:`~fives.core.view.View` from the JSON a host sends.
+:meth:`View.from_json <fives.core.view.View.from_json>` rebuilds the view from the JSON a host sends.
 """
 
 from __future__ import annotations
@@ -31,15 +31,11 @@ import subprocess
 import threading
 import time
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import IO, Any, TextIO
 
 from fives.bots.base import Bot
-from fives.core.games import Config
-from fives.core.layout import Layout
-from fives.core.state import RoundEnd, Score
-from fives.core.tiles import Action, NotationError, Tile
-from fives.core.view import HistoryItem, View
+from fives.core.tiles import Action, NotationError
+from fives.core.view import View
 
 __all__ = [
     "DEFAULT_MOVE_TIME",
@@ -50,7 +46,6 @@ __all__ = [
     "end_message",
     "serve",
     "start_message",
-    "view_from_json",
 ]
 
 PROTOCOL_VERSION = 1
@@ -324,136 +319,6 @@ def _read_answer(line: str, legal: tuple[Action, ...] | list[Action]) -> Action:
     return action
 
 
-# -- the bot side: a View from the host's JSON --------------------------------------------------
-
-
-def _score(x: Any) -> Score:
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        raise ValueError(f"a score is a number, not {x!r}")
-    if isinstance(x, int):
-        return x
-    f = Fraction(x).limit_denominator(2)
-    return int(f) if f.denominator == 1 else f
-
-
-def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"field {key!r} must be a whole number, not {value!r}")
-    return value
-
-
-def _round_end(data: Any, sides: int) -> RoundEnd | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise ValueError("field 'end' must be an object or null")
-    return RoundEnd(
-        reason=str(data.get("reason", "")),
-        winner=data.get("winner"),
-        points=tuple(_score(p) for p in data.get("points", [0] * sides)),
-        pips=tuple(int(p) for p in data.get("pips", [])),
-        payment=str(data.get("payment", "")),
-        went_out=data.get("went_out"),
-        discarded=int(data.get("discarded", 0) or 0),
-    )
-
-
-def view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
-    """Rebuild a seat's :class:`View` from the JSON of an ``act`` line (BOT-PROTOCOL.md).
-
-    The layout is rebuilt by replaying the history's plays on a fresh layout; ``legal`` (the
-    ``act`` line's list) overrides the view's own. Points of past plays are recomputed from the
-    ends totals; in Fives and Threes a play whose points would certainly have passed 61 counts 0
-    (the view does not say whether a play that might have fitted was discarded). Raises
-    ``ValueError`` for JSON that does not describe a view.
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError("a view is a JSON object")
-    config = Config.from_header(data)
-    n = config.players
-    seat = data.get("seat")
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise ValueError(f"field 'seat' must be a seat from 0 to {n - 1}, not {seat!r}")
-    hand = tuple(sorted(Tile.parse(t) for t in data.get("hand", [])))
-    sizes_raw = data.get("hand_sizes", [])
-    if not isinstance(sizes_raw, list) or len(sizes_raw) != n:
-        raise ValueError(f"field 'hand_sizes' must list {n} numbers")
-    hand_sizes = tuple(int(x) for x in sizes_raw)
-    scores_raw = data.get("scores", [0] * config.sides)
-    if not isinstance(scores_raw, list) or len(scores_raw) != config.sides:
-        raise ValueError(f"field 'scores' must list {config.sides} numbers")
-    scores = tuple(_score(s) for s in scores_raw)
-    game = config.game
-    layout = Layout(game.spinner, config.side_arm_gate)
-    history: list[HistoryItem] = []
-    plays: list[tuple[int, int, int]] = []  # (index in history, side, points)
-    for item in data.get("history", []):
-        if not isinstance(item, list) or len(item) < 2:
-            raise ValueError(f"a history item is [seat, action], not {item!r}")
-        who = item[0]
-        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < n:
-            raise ValueError(f"a history item names no seat: {item!r}")
-        action = Action.parse(item[1])
-        tile = action.tile
-        if tile is None:
-            drawn = Tile.parse(item[2]) if len(item) > 2 and item[2] is not None else None
-            history.append(HistoryItem(who, action, tile=drawn))
-            continue
-        if layout.count == 0:
-            if action.kind != "lead":
-                raise ValueError(f"the round must open with a lead, not {action}")
-            total = layout.place(tile.id, 0)
-        else:
-            end = action.end
-            if end is None or not layout.fits(tile.id, end):
-                raise ValueError(f"{action} does not fit the layout")
-            total = layout.place(tile.id, end)
-        points = game.play_points[total]
-        plays.append((len(history), config.side_of(who), points))
-        history.append(HistoryItem(who, action, total, points))
-    if game.exact_target:
-        # FT-10, read backwards from the scores now: a play that would have to have started
-        # below zero was discarded.
-        now = list(scores)
-        for index, side, points in reversed(plays):
-            if not points:
-                continue
-            if now[side] - points < 0:
-                old = history[index]
-                history[index] = HistoryItem(old.seat, old.action, old.ends, 0)
-            else:
-                now[side] -= points
-    turn = data.get("turn")
-    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
-        raise ValueError(f"field 'turn' must be a seat or null, not {turn!r}")
-    if turn is None and seat is not None and legal is not None:
-        turn = seat
-    legal_raw = legal if legal is not None else data.get("legal", [])
-    if not isinstance(legal_raw, list):
-        raise ValueError("the legal actions are a list")
-    legal_actions = tuple(Action.parse(a) for a in legal_raw)
-    round_end = _round_end(data.get("end"), config.sides)
-    return View(
-        config=config,
-        seat=seat,
-        round=_int(data, "round", 0),
-        leader=_int(data, "leader"),
-        hand=hand,
-        hand_sizes=hand_sizes,
-        stock=_int(data, "stock", 0),
-        scores=scores,
-        history=tuple(history),
-        layout=layout,
-        turn=turn,
-        legal=legal_actions,
-        end=round_end,
-        over=bool(data.get("over", False)),
-        winner=data.get("winner"),
-        out=tuple(size == 0 for size in hand_sizes) if layout.count else (False,) * n,
-    )
-
-
 # -- the bot side: the program loop -------------------------------------------------------------
 
 
@@ -487,7 +352,7 @@ def serve(bot: Bot, seed: int, stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
             continue
         action: Action | None = None
         try:
-            view = view_from_json(message.get("view") or {}, [str(a) for a in legal])
+            view = View.from_json(message.get("view") or {}, [str(a) for a in legal])
         except (ValueError, TypeError, KeyError) as exc:
             print(f"fives bot {name}: line {number}: cannot read the view ({exc}); "
                   "answering at random", file=stderr)

@@ -12,8 +12,9 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
+from fives.core.outcome import Score
 from fives.core.sampling import SamplingError, WorldSampler
-from fives.core.state import Score, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, LEAD_BASE, Action
 from fives.core.view import View
 
@@ -29,7 +30,7 @@ def greedy_code(state: State, codes: Sequence[int], rng: random.Random, eps: flo
     if rng.random() < eps:
         return codes[int(rng.random() * len(codes))]
     lay = state.layout
-    table = state._points
+    table = state.config.game.play_points
     best = codes[0]
     best_key = -1
     for code in codes:
@@ -96,7 +97,7 @@ def _greedy_key(state: State, code: int) -> float:
     else:
         tid = code - LEAD_BASE
         total = state.layout.total_after(tid, 0)
-    return state._points[total] + _PIPS[tid] / 12.0
+    return state.config.game.play_points[total] + _PIPS[tid] / 12.0
 
 
 def endgame_ready(state: State, max_tiles: int) -> bool:

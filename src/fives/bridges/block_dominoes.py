@@ -29,7 +29,7 @@ from typing import Any, Final
 import pyspiel
 from open_spiel.python.games import block_dominoes as _bd
 
-from fives.bots.base import Bot, make_bot
+from fives.bots import Bot, make_bot
 from fives.core.games import Config, Game
 from fives.core.layout import Layout
 from fives.core.tiles import ACTIONS, PASS, SUIT_MASK, Action, Tile, mask_of, tiles_of_mask

@@ -32,9 +32,10 @@ to chance, and the tile of each draw (the player chooses ``draw``, then chance p
 uniformly from the unseen stock). Player actions are our action codes (0..141) and their
 strings our notation (``3-4@W``, ``6-6``, ``draw``, ``pass``).
 
-Information state and observation (strings and tensors, :mod:`fives.bridges.tensors`) hold only
-what the seat may know: its own tiles and draws, the table with its open ends and their count,
-every public move, hand sizes, stock and scores. :meth:`FivesState.resample_from_infostate`
+Information state and observation (strings, :mod:`fives.bridges.knowledge`, and tensors,
+:mod:`fives.bridges.tensors`) are written from the seat's view and hold only what it may know:
+its own tiles and draws, the table with its open ends and their count, every public move, hand
+sizes, stock and scores. :meth:`FivesState.resample_from_infostate`
 deals a world consistent with a seat's information (our :class:`~fives.core.sampling.WorldSampler`),
 which is what OpenSpiel's information-set MCTS needs::
 
@@ -51,15 +52,9 @@ from typing import Any, Final
 
 import pyspiel
 
-from fives.bots.base import Bot, make_bot
-from fives.bridges.table import (
-    OVER,
-    Table,
-    config_from,
-    knowledge_string,
-    round_action_bound,
-    utility_bound,
-)
+from fives.bots import Bot, make_bot
+from fives.bridges.knowledge import knowledge_of, knowledge_string
+from fives.bridges.table import OVER, Table, config_from, round_action_bound, utility_bound
 from fives.bridges.tensors import Encoder
 from fives.core.games import GAMES, Config
 from fives.core.tiles import ACTIONS
@@ -246,10 +241,10 @@ class FivesObserver:
         self.dict = self._encoder.dict
 
     def set_from(self, state: FivesState, player: int) -> None:
-        self._encoder.encode(state._table, player)
+        self._encoder.encode(knowledge_of(state.table, player))
 
     def string_from(self, state: FivesState, player: int) -> str:
-        return knowledge_string(state._table, player, self.perfect_recall)
+        return knowledge_string(knowledge_of(state.table, player), self.perfect_recall)
 
 
 class FivesBot(pyspiel.Bot):
@@ -269,7 +264,7 @@ class FivesBot(pyspiel.Bot):
         pass
 
     def step(self, state: pyspiel.State) -> int:
-        table: Table = state._table
+        table: Table = state.table
         legal = table.legal_codes()
         if len(legal) == 1:
             return legal[0]

@@ -38,11 +38,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from fives.bridges.knowledge import knowledge_of
 from fives.bridges.table import CHANCE, OVER, Table, config_from
 from fives.bridges.tensors import Encoder
 from fives.core.games import Config
 from fives.core.render import render_layout
 from fives.core.tiles import ACTIONS
+from fives.core.view import View
 
 __all__ = ["FivesEnv", "env", "raw_env"]
 
@@ -151,10 +153,11 @@ class FivesEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._index[agent]
-        observation = self._encoder.encode(self.table, seat).copy()
+        known = knowledge_of(self.table, seat)
+        observation = self._encoder.encode(known).copy()
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if self.table.current_player() == seat:
-            mask[self.table.legal_codes()] = 1
+        if self.table.current_player() == seat:  # not while chance acts (a tile being drawn)
+            mask[[int(a) for a in known.view.legal]] = 1
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -205,26 +208,26 @@ class FivesEnv(AECEnv):
 
     # -- rendering ---------------------------------------------------------------------------
 
-    def _status(self) -> str:
+    def _status(self, view: View) -> str:
         table = self.table
-        st = table.state
         cfg = self.config
-        scores = " ".join(f"{float(s):g}" for s in st.scores)
-        sizes = " ".join(str(h.bit_count()) for h in st.hands)
+        scores = " ".join(f"{float(s):g}" for s in view.scores)
+        sizes = " ".join(map(str, view.hand_sizes))
         turn = table.current_player()
         who = f"turn: player_{turn}" if turn >= 0 else ("over" if table.phase is OVER else "dealing")
         return (f"{cfg.game.title} round {table.rounds} | scores {scores} | hands {sizes} | "
-                f"stock {st.stock_left()} | {who}")
+                f"stock {view.stock} | {who}")
 
     def render(self) -> Any:
+        """What a spectator sees (the public view): the layout, scores, hand sizes, stock."""
         if self.render_mode is None:
             return None
-        st = self.table.state
+        view = self.table.view(None)
         if self.render_mode == "rgb_array":
             from fives.bridges.picture import draw_frame
 
-            return draw_frame(st.layout.explain(), self._status())
-        text = render_layout(st.layout) + "\n" + self._status()
+            return draw_frame(view.layout.explain(), self._status(view))
+        text = render_layout(view.layout) + "\n" + self._status(view)
         if self.render_mode == "human":
             print(text)
             return None

@@ -12,8 +12,10 @@ step. A :class:`Table` wraps a :class:`~fives.core.state.State` and adds them:
 Player actions are our action codes (0..141: play = tile*4+end, lead = 112+tile, draw = 140,
 pass = 141), so ``str(Action.from_code(a))`` is the move in our notation.
 
-What a seat may know is written by :func:`knowledge_string` (OpenSpiel's information state and
-observation strings); :mod:`fives.bridges.tensors` writes the same as numbers.
+A table is the world: it holds every hidden tile. What a seat may know is taken from the seat's
+:class:`~fives.core.view.View` (:meth:`Table.view`) by :mod:`fives.bridges.knowledge`, which
+writes OpenSpiel's information state and observation strings; :mod:`fives.bridges.tensors`
+writes the same as numbers.
 
 >>> from fives.core.games import Config
 >>> table = Table(Config.make("block", 2))
@@ -28,14 +30,15 @@ observation strings); :mod:`fives.bridges.tensors` writes the same as numbers.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any, Final
 
+from fives.bridges.text import end_text, layout_line, moves_text, score_text, tiles_text
 from fives.core.games import Config
+from fives.core.outcome import Score
 from fives.core.sampling import WorldSampler
-from fives.core.state import RoundEnd, RoundInfo, Score, State
-from fives.core.tiles import ACTIONS, ALL_TILES, DRAW, LEAD_BASE, Action, tiles_of_mask
-from fives.core.view import view_of
+from fives.core.state import State
+from fives.core.tiles import ACTIONS, ALL_TILES, DRAW, Action, Tile, tiles_of_mask
+from fives.core.view import View, view_of
 
 __all__ = [
     "CHANCE",
@@ -49,7 +52,6 @@ __all__ = [
     "TERMINAL",
     "Table",
     "config_from",
-    "knowledge_string",
     "round_action_bound",
 ]
 
@@ -117,15 +119,16 @@ class Table:
     """One round (``match=False``) or a whole match of a game, chance steps included."""
 
     __slots__ = (
-        "_cache",
         "_legal",
         "actions",
+        "carried",
         "config",
         "dealt",
         "dealt_mask",
         "lot",
         "match",
         "max_rounds",
+        "memo",
         "phase",
         "round_start",
         "rounds",
@@ -152,7 +155,12 @@ class Table:
         self.round_start = 0
         #: the leader of the round in play was drawn by lot
         self.lot = False
-        self._cache: tuple[int, WorldSampler] | None = None
+        #: what was worked out at this position (seats' views and knowledge, world samplers),
+        #: so that a string and a tensor of one seat build its view once; every step clears it
+        self.memo: dict[tuple[str, int | None], Any] = {}
+        #: what the seats' encoders carry from one position to the next (a table only moves
+        #: forward; a copy starts without)
+        self.carried: dict[str, Any] = {}
         self._legal: list[int] | None = None
 
     # -- copying and pickling ---------------------------------------------------------------
@@ -171,7 +179,8 @@ class Table:
         new.actions = self.actions[:]
         new.round_start = self.round_start
         new.lot = self.lot
-        new._cache = None
+        new.memo = {}
+        new.carried = {}
         new._legal = self._legal
         return new
 
@@ -298,33 +307,34 @@ class Table:
 
     def _record(self, action: int) -> None:
         self.actions.append(action)
-        self._cache = None
+        self.memo = {}
         self._legal = None
 
-    def hands_dealt(self) -> list[int]:
-        """The hands dealt so far this round, as tile masks per seat."""
+    def _dealt_ids(self, seat: int) -> list[int]:
         size = self.config.hand_size
-        hands = []
-        for seat in range(self.config.players):
-            mask = 0
-            for t in self.dealt[seat * size : (seat + 1) * size]:
-                mask |= 1 << t
-            hands.append(mask)
-        return hands
+        return self.dealt[seat * size : (seat + 1) * size]
+
+    def dealt_so_far(self, seat: int) -> int:
+        """While a round is being dealt (or its lead drawn by lot): the tiles dealt to ``seat``
+        so far, as a mask. The engine has no round yet, so no view holds them."""
+        return sum(1 << t for t in self._dealt_ids(seat))
+
+    def _deal(self) -> list[list[Tile]]:
+        return [[ALL_TILES[t] for t in self._dealt_ids(s)] for s in range(self.players)]
 
     def _all_dealt(self) -> None:
-        hands = [tiles_of_mask(h) for h in self.hands_dealt()]
+        hands = self._deal()
         leader = self.state.expected_leader(hands)
         if leader is None:
             self.phase = LOT
             self.lot = True
         else:
-            self._start(leader)
+            self._start(leader, hands)
 
-    def _start(self, leader: int) -> None:
+    def _start(self, leader: int, hands: list[list[Tile]] | None = None) -> None:
         mask = self.dealt_mask
-        stock = [t for t in range(28) if not mask >> t & 1]
-        self.state._begin(self.hands_dealt(), stock, leader)
+        stock = [ALL_TILES[t] for t in range(28) if not mask >> t & 1]
+        self.state.start_round(self._deal() if hands is None else hands, stock, leader)
         self.phase = PLAY
 
     def _round_over(self) -> None:
@@ -369,21 +379,17 @@ class Table:
             return [0.0] * self.config.players
         return self.match_result() if self.match else self.round_points()
 
-    # -- knowledge ---------------------------------------------------------------------------
+    # -- views -----------------------------------------------------------------------------
 
-    def past_rounds(self) -> list[RoundInfo]:
-        """The finished rounds of the match (the one just ended included while dealing)."""
-        st = self.state
-        past = list(st.finished)
-        if self.phase in (DEAL, LOT) and st.leader >= 0:
-            past.append(st.current_round_info())
-        return past
-
-    def dealt_to(self, seat: int) -> int:
-        """The tiles dealt to ``seat`` this round (so far, while dealing), as a mask."""
-        if self.phase in (DEAL, LOT):
-            return self.hands_dealt()[seat]
-        return self.state.dealt[seat]
+    def view(self, seat: int | None) -> View:
+        """The view of ``seat`` (``None``: the public view) of the engine's state, once per
+        position. Shared: callers must not change it. While a round is being dealt it is still
+        the view of the round before (or of an empty table)."""
+        key = ("view", seat)
+        view: View | None = self.memo.get(key)
+        if view is None:
+            view = self.memo[key] = view_of(self.state, seat)
+        return view
 
     # -- resampling --------------------------------------------------------------------------
 
@@ -406,12 +412,10 @@ class Table:
             rng.shuffle(others)
             deal = [t if i in mine else others.pop() for i, t in enumerate(self.dealt)]
             return prefix + deal  # (in the lot phase the lot is still to be drawn)
-        st = self.state
-        if self._cache is not None and self._cache[0] == seat:
-            sampler = self._cache[1]
-        else:
-            sampler = WorldSampler(view_of(st, seat))
-            self._cache = (seat, sampler)
+        key = ("sampler", seat)
+        sampler: WorldSampler | None = self.memo.get(key)
+        if sampler is None:
+            sampler = self.memo[key] = WorldSampler(self.view(seat))
         world = sampler.sample(rng)
         out = prefix
         for s in range(n):
@@ -447,116 +451,21 @@ class Table:
         st = self.state
         lines = [f"{cfg.game.name} {cfg.players}p{' teams' if cfg.teams else ''} "
                  f"round {self.rounds} {self.phase}"]
-        lines.append("scores " + " ".join(_score(s) for s in st.scores))
+        lines.append("scores " + " ".join(score_text(s) for s in st.scores))
         if self.phase in (DEAL, LOT):
-            for seat, mask in enumerate(self.hands_dealt()):
-                lines.append(f"seat {seat} dealt: {_tiles(mask)}")
+            for seat in range(cfg.players):
+                lines.append(f"seat {seat} dealt: {tiles_text(self.dealt_so_far(seat))}")
             return "\n".join(lines)
         for seat in range(cfg.players):
-            lines.append(f"seat {seat}: {_tiles(st.hands[seat])}")
+            lines.append(f"seat {seat}: {tiles_text(st.hands[seat])}")
         lines.append("stock: " + " ".join(str(ALL_TILES[t]) for t in st.stock[st.stock_pos :]))
-        lines.append("moves: " + _moves(st.log, None, reveal=True))
-        lines.append(_layout_line(st))
+        moves = ((who, ACTIONS[code], ALL_TILES[t] if t >= 0 else None) for who, code, _, _, t in st.log)
+        lines.append("moves: " + moves_text(moves))
+        lines.append(layout_line(st.layout))
         if st.round_end is not None:
-            lines.append(_end_text(st.round_end))
+            lines.append(end_text(st.round_end))
         return "\n".join(lines)
-
-
-# -- what a seat may know, as text -------------------------------------------------------------
 
 
 def _code_text(code: int) -> str:
     return str(ACTIONS[code]) if 0 <= code < NUM_ACTIONS else f"action {code}"
-
-
-def _score(x: Score) -> str:
-    return str(int(x)) if x == int(x) else f"{float(x):g}"
-
-
-def _tiles(mask: int) -> str:
-    return " ".join(str(t) for t in tiles_of_mask(mask)) or "-"
-
-
-def _moves(log: Sequence[tuple[int, int, int, int, int]], seat: int | None, reveal: bool = False) -> str:
-    """Moves as ``seat:action``; a draw shows its tile (``0:draw=3-4``) only to the drawer."""
-    parts = []
-    for who, code, _ends, _points, tile in log:
-        text = f"{who}:{ACTIONS[code]}"
-        if tile >= 0 and (reveal or who == seat):
-            text += f"={ALL_TILES[tile]}"
-        parts.append(text)
-    return " ".join(parts) or "-"
-
-
-def _end_text(end: RoundEnd) -> str:
-    who = "" if end.went_out is None else f" by seat {end.went_out}"
-    winner = "none" if end.winner is None else f"side {end.winner}"
-    return (f"end: {end.reason}{who}, winner {winner}, points "
-            f"{' '.join(_score(p) for p in end.points)}, pips {' '.join(map(str, end.pips))}")
-
-
-def _layout_line(st: State) -> str:
-    lay = st.layout
-    if lay.count == 0:
-        return "table: empty"
-    arms = []
-    for e, name in enumerate("WENS"):
-        if lay.arms[e]:
-            arms.append(f"{name}[{' '.join(str(ALL_TILES[t]) for t, _ in lay.arms[e])}]")
-    centre = f"{ALL_TILES[lay.center]}{'*' if lay.spinner >= 0 else ''}"
-    ends = " ".join(f"{'WENS'[e]}:{v}" for e, v in lay.ends)
-    return f"table: {centre} {' '.join(arms)}".rstrip() + f"; ends {ends} = {lay.ends_total()}"
-
-
-def knowledge_string(table: Table, seat: int, perfect_recall: bool = True) -> str:
-    """What ``seat`` knows, as text: OpenSpiel's information state (``perfect_recall``: its
-    dealt hand, the leader and every move of the round, its own draws with their tiles, and in
-    a match the earlier rounds) or its observation (the present only: hand, table with the open
-    ends and their count, hand sizes, stock, scores, whose turn)."""
-    cfg = table.config
-    st = table.state
-    n = cfg.players
-    lines = [f"{cfg.game.name} {n}p{' teams' if cfg.teams else ''} seat {seat}"]
-    if table.match:
-        lines.append(f"round {table.rounds}; scores {' '.join(_score(s) for s in st.scores)} "
-                     f"of {cfg.target}")
-        if perfect_recall:
-            for i, r in enumerate(table.past_rounds()):
-                own = " ".join(str(t) for t in r.hands[seat]) or "-"
-                end = _end_text(r.end) if r.end is not None else "end: -"
-                lines.append(f"past {i + 1}: dealt {own}; leader {r.leader}; "
-                             f"{_moves(r.log, seat)}; {end}")
-    phase = table.phase
-    if phase is DEAL or phase is LOT:
-        lines.append(f"dealing: {_tiles(table.dealt_to(seat))} "
-                     f"({len(table.dealt)} of {n * cfg.hand_size} dealt)")
-        if phase is LOT:
-            lines.append("lot for the lead")
-        return "\n".join(lines)
-    if perfect_recall:
-        lines.append(f"dealt: {_tiles(st.dealt[seat])}; leader {st.leader}"
-                     f"{' by lot' if table.lot else ''}")
-        lines.append("moves: " + _moves(st.log, seat))
-    elif st.log:
-        lines.append("last: " + _moves(st.log[-1:], seat))
-    lines.append("hand: " + _tiles(st.hands[seat]))
-    lines.append(_layout_line(st))
-    sizes = " ".join(str(h.bit_count()) for h in st.hands)
-    out = "".join("x" if o else "-" for o in st.out) if any(st.out) else ""
-    scores = " ".join(_score(s) for s in st.scores)
-    lines.append(f"hands {sizes}{'; out ' + out if out else ''}; stock {st.stock_left()}; "
-                 f"scores {scores}")
-    if phase is PLAY:
-        lines.append(f"turn {st.turn}")
-    elif phase is DRAWING:
-        lines.append(f"seat {st.turn} draws")
-    if st.round_end is not None:
-        lines.append(_end_text(st.round_end))
-    if phase is OVER and table.match:
-        lines.append("match over" + ("" if st.winner is None else f", side {st.winner} wins"))
-    return "\n".join(lines)
-
-
-def play_code(tile_id: int, end: int | None) -> int:
-    """The action code of a lead (``end`` None) or a play."""
-    return LEAD_BASE + tile_id if end is None else tile_id * 4 + end

@@ -1,5 +1,5 @@
 """What a seat may know, as numbers: the tensors of the OpenSpiel observers and the PettingZoo
-observations.
+observations, written from the seat's :class:`~fives.bridges.knowledge.Knowledge` (its view).
 
 A tensor is a flat float32 vector made of named pieces (OpenSpiel's ``observer.dict``). Seats
 are written relative to the observer (index 0 is the observer, 1 the next seat clockwise ...),
@@ -46,9 +46,9 @@ from typing import Final
 
 import numpy as np
 
-from fives.bridges.table import DEAL, DRAWING, LOT, PLAY, Table, round_action_bound
+from fives.bridges.knowledge import Knowledge
+from fives.bridges.table import DRAWING, PLAY, round_action_bound
 from fives.core.games import Config
-from fives.core.layout import Layout
 from fives.core.tiles import LEAD_BASE
 
 __all__ = ["Encoder", "pieces"]
@@ -85,29 +85,8 @@ def pieces(config: Config, perfect_recall: bool) -> list[tuple[str, tuple[int, .
     return out
 
 
-def _voids(config: Config, log: list[tuple[int, int, int, int, int]]) -> list[int]:
-    """Per seat, the numbers (7-bit masks) its present hand is proven not to hold (the rule of
-    :func:`fives.core.sampling.proven_voids`, on the full log)."""
-    lay = Layout(config.game.spinner, config.side_arm_gate)
-    numbers = [0] * config.players
-    for k, (who, code, _ends, _points, _tile) in enumerate(log):
-        if code < _DRAW:
-            if code >= LEAD_BASE:
-                lay.place(code - LEAD_BASE, 0)
-            else:
-                lay.place(code >> 2, code & 3)
-            continue
-        for _, v in lay.ends:
-            numbers[who] |= 1 << v
-        if code == _DRAW:
-            nxt = log[k + 1] if k + 1 < len(log) else None
-            if nxt is None or nxt[0] != who or nxt[1] >= _DRAW:
-                numbers[who] = 0  # a kept tile: not covered until the next draw or pass
-    return numbers
-
-
 class Encoder:
-    """Writes a seat's knowledge of a :class:`Table` into a flat float32 tensor."""
+    """Writes a seat's :class:`~fives.bridges.knowledge.Knowledge` into a flat float32 tensor."""
 
     def __init__(self, config: Config, perfect_recall: bool) -> None:
         self.config = config
@@ -122,37 +101,36 @@ class Encoder:
             self.dict[name] = self.tensor[offset : offset + size].reshape(shape)
             offset += size
 
-    def encode(self, table: Table, seat: int) -> np.ndarray:
-        """Fill :attr:`tensor` (and the views in :attr:`dict`) for ``seat``; return it."""
+    def encode(self, known: Knowledge) -> np.ndarray:
+        """Fill :attr:`tensor` (and the views in :attr:`dict`) with what a seat knows (from
+        :func:`~fives.bridges.knowledge.knowledge_of`); return it."""
         self.tensor.fill(0.0)
         d = self.dict
         cfg = self.config
         n = cfg.players
-        st = table.state
-        phase = table.phase
+        seat = known.seat
+        view = known.view
+        phase = known.phase
         d["seat"][seat] = 1.0
-        d["phase"][(0 if phase in (DEAL, LOT) else 1 if phase is PLAY else 2 if phase is DRAWING else 3)] = 1.0
+        d["phase"][(0 if known.in_deal else 1 if phase is PLAY else 2 if phase is DRAWING else 3)] = 1.0
         for rel in range(n):
-            d["scores"][rel] = float(st.scores[cfg.side_of((seat + rel) % n)])
+            d["scores"][rel] = float(view.scores[cfg.side_of((seat + rel) % n)])
         if self.perfect_recall:
-            d["round"][0] = float(table.rounds)
-        if phase in (DEAL, LOT):
-            mine = table.dealt_to(seat)
-            for t in range(28):
-                if mine >> t & 1:
-                    d["hand"][t] = 1.0
-                    if self.perfect_recall:
-                        d["dealt"][t] = 1.0
+            d["round"][0] = float(known.rounds)
+        want_dealt = self.perfect_recall or known.in_deal
+        dealt = [t for t in range(28) if known.dealt >> t & 1] if want_dealt else []
+        if self.perfect_recall:
+            d["dealt"][dealt] = 1.0
+        if known.in_deal:
+            d["hand"][dealt] = 1.0  # the tiles dealt to the seat so far
             size = cfg.hand_size
             for rel in range(n):
                 other = (seat + rel) % n
-                d["hand_sizes"][rel] = float(min(size, max(0, len(table.dealt) - other * size)))
+                d["hand_sizes"][rel] = float(min(size, max(0, known.dealing - other * size)))
             return self.tensor
-        hand = st.hands[seat]
-        lay = st.layout
-        for t in range(28):
-            if hand >> t & 1:
-                d["hand"][t] = 1.0
+        lay = view.layout
+        for tile in view.hand:
+            d["hand"][tile.id] = 1.0
         for tile in lay.tiles():
             d["table"][tile.id] = 1.0
         ends = d["ends"]
@@ -162,34 +140,32 @@ class Encoder:
         for c in lay.contributions():
             d["counted"][c.end] = float(c.counted)
         d["spinner"][0] = 1.0 if lay.spinner >= 0 else 0.0
-        d["stock"][0] = float(st.stock_left())
-        voids = _voids(cfg, st.log)
+        d["stock"][0] = float(view.stock)
+        voids = known.voids
         for rel in range(n):
             other = (seat + rel) % n
-            d["hand_sizes"][rel] = float(st.hands[other].bit_count())
-            d["out"][rel] = 1.0 if st.out[other] else 0.0
+            d["hand_sizes"][rel] = float(view.hand_sizes[other])
+            d["out"][rel] = 1.0 if view.out[other] else 0.0
             for v in range(7):
                 if voids[other] >> v & 1:
                     d["voids"][rel, v] = 1.0
-        if st.turn >= 0:
-            d["turn"][(st.turn - seat) % n] = 1.0
+        if view.turn is not None:
+            d["turn"][(view.turn - seat) % n] = 1.0
         if self.perfect_recall:
-            dealt = st.dealt[seat]
-            for t in range(28):
-                if dealt >> t & 1:
-                    d["dealt"][t] = 1.0
-            d["leader"][(st.leader - seat) % n] = 1.0
+            d["leader"][(view.leader - seat) % n] = 1.0
             history = d["history"]
             rows = history.shape[0]
-            for k, (who, code, _ends, _points, drawn) in enumerate(st.log[:rows]):
+            base = n
+            for k, item in enumerate(view.history[:rows]):
                 row = history[k]
+                who = item.seat
+                code = int(item.action)
                 row[(who - seat) % n] = 1.0
-                base = n
                 if code >= LEAD_BASE:
                     if code == _DRAW:
                         row[base + 2] = 1.0
-                        if who == seat and drawn >= 0:
-                            row[base + 4 + 28 + 4 + drawn] = 1.0
+                        if item.tile is not None:  # only the seat's own draws show their tile
+                            row[base + 4 + 28 + 4 + item.tile.id] = 1.0
                     elif code == _PASS:
                         row[base + 3] = 1.0
                     else:
@@ -200,4 +176,3 @@ class Encoder:
                     row[base + 4 + (code >> 2)] = 1.0
                     row[base + 4 + 28 + (code & 3)] = 1.0
         return self.tensor
-

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from fives.bots.base import Bot, BotError, make_bot
-from fives.bots.host import derive_seed
+from fives.bots import Bot, BotError, make_bot
+from fives.bots.host import Seeds
+from fives.bots.ladder import CheatBot
 from fives.cli.errors import UsageError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
@@ -109,9 +109,9 @@ def _decision(
     state: State, bot: Bot, seat: int, played: Action, legal: list[Action], i: int, k: int, seed: int
 ) -> dict[str, Any]:
     view = view_of(state, seat)
-    if hasattr(bot, "peek"):  # a measuring bot sees the record's hidden tiles; analysis only
+    if isinstance(bot, CheatBot):  # the measuring bot sees the record's hidden tiles
         bot.peek(state.copy())
-    rng = random.Random(derive_seed(seed, "analyse", i, k))
+    rng = Seeds(seed).of("analyse").decision(seat, i, k)
     raw = bot.values(view, rng)
     values: dict[str, float | None] = {}
     for a in legal:

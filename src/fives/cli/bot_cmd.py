@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from fives.bots.base import BotError, make_bot
+from fives.bots import BotError, BotName
 from fives.bots.protocol import serve
 from fives.cli.errors import UsageError
 
@@ -29,12 +29,13 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.name.startswith("cmd:"):
-        raise UsageError("'fives bot' runs one of our bots; an outside program runs by itself")
     try:
-        bot = make_bot(args.name)
+        name = BotName.parse(args.name)
     except BotError as exc:
         raise UsageError(str(exc)) from None
+    if name.outside:
+        raise UsageError("'fives bot' runs one of our bots; an outside program runs by itself")
+    bot = name.make()
     try:
         return serve(bot, args.seed, sys.stdin, sys.stdout, sys.stderr)
     except KeyboardInterrupt:

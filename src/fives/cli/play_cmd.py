@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from fives.bots import BOT_NAMES, BotError, BotName
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
@@ -128,25 +128,13 @@ def _next_path(path: Path) -> Path:
     return candidate
 
 
-def _known_bots() -> list[str]:
-    from fives.bots import BOT_NAMES, make_bot
-
-    make_bot("random")  # loads the built-in ladder
-    return list(BOT_NAMES)
-
-
 def default_bot() -> str:
-    known = _known_bots()
-    return "medium" if "medium" in known else "easy"
+    return "medium"
 
 
 def _is_bot(name: str) -> bool:
-    from fives.bots import BotError, make_bot
-
-    if name.startswith("cmd:"):
-        return True
     try:
-        make_bot(name).close()
+        BotName.parse(name)
     except BotError:
         return False
     return True
@@ -164,7 +152,6 @@ def seat_names(
     seats are kept; a name that is no bot there (a person's) is a person at this keyboard."""
     if seat is not None and not 0 <= seat < players:
         raise SetupError(tr("err.seat", seat=seat, max=players - 1))
-    known = _known_bots()
     if bots_arg is None:
         if recorded is not None:
             names = [name if name != HUMAN and _is_bot(name) else HUMAN for name in recorded]
@@ -181,16 +168,15 @@ def seat_names(
     if not given or any(not b for b in given):
         raise SetupError(tr("err.bots_empty"))
     for name in given:
-        if name.startswith("cmd:"):
-            try:
-                argv = shlex.split(name[4:])
-            except ValueError:
-                argv = []
-            if not argv:
-                raise SetupError(tr("err.bot_cmd"))
+        if name == HUMAN:
             continue
-        if name != HUMAN and name not in known:
-            raise SetupError(tr("err.bot_unknown", name=name, known=", ".join([*known, HUMAN, "cmd:..."])))
+        try:
+            BotName.parse(name)
+        except BotError as exc:
+            if exc.key in ("bot_cmd_empty", "bot_cmd_unreadable"):
+                raise SetupError(tr("err.bot_cmd")) from None
+            known = ", ".join([*BOT_NAMES, HUMAN, "cmd:..."])
+            raise SetupError(tr("err.bot_unknown", name=name, known=known)) from None
     if len(given) == players:
         if given[seat] != HUMAN:
             raise SetupError(tr("err.bots_seat", seat=seat))

@@ -17,9 +17,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from fives.core.account import account_of
+from fives.core.outcome import RoundEnd
 from fives.core.record import Record, RecordError, replay_state, report_of
 from fives.core.render import render_layout
-from fives.core.state import RoundEnd, State
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
 from fives.i18n import LANGUAGES, default_language
 from fives.phrasing import (
@@ -175,8 +177,8 @@ def account(record: Record, layout: bool = False, lang: str = "en") -> list[str]
         if end is None:
             lines.append("  " + rt("unfinished", n=i + 1))
         else:
-            hands = [state.hand(s) for s in range(cfg.players)]
-            lines.extend("  " + line for line in round_end_lines(names, end, i + 1, hands))
+            account = account_of(cfg, end)
+            lines.extend("  " + line for line in round_end_lines(names, account, i + 1))
         lines.append("  " + rt("scores", scores=fmt_scores(state.scores_out())))
         if layout:
             lines.append("  " + rt("layout"))

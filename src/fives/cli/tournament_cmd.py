@@ -13,16 +13,15 @@ import argparse
 import json
 import math
 import random
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from fives.bots.base import BotError, make_bot
+from fives.bots import BotError, BotName
 from fives.bots.protocol import DEFAULT_MOVE_TIME
 from fives.cli.errors import UsageError
 from fives.cli.options import add_match_options, config_from
-from fives.tournament.runner import Plan, command_exists, default_jobs, run_tournament, seatings
+from fives.tournament.runner import Plan, default_jobs, run_tournament, seatings
 
 DEFAULT_OUT = "tournament-results"
 
@@ -77,21 +76,12 @@ def _bot_names(args: argparse.Namespace) -> list[str]:
     for name in names:
         if not name:
             raise UsageError("--bots has an empty name")
-        if name.startswith("cmd:"):
-            command = name[4:].strip()
-            try:
-                argv = shlex.split(command)
-            except ValueError as exc:
-                raise UsageError(f"{name!r}: cannot read the command line: {exc}") from None
-            if not argv:
-                raise UsageError("'cmd:' needs a command line after it")
-            if not command_exists(argv[0]):
-                raise UsageError(f"{name!r}: no program {argv[0]!r} found")
-            continue
         try:
-            make_bot(name).close()
+            bot = BotName.parse(name)
         except BotError as exc:
             raise UsageError(str(exc)) from None
+        if not bot.program_found():
+            raise UsageError(f"{name!r}: no program {bot.argv[0]!r} found")
     return names
 
 

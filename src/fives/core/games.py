@@ -26,6 +26,10 @@ Remaining = Literal["pool-rounded", "each-rounded", "plain", "none"]
 BlockRule = Literal["lowest-side", "lowest-pips-then-tiles", "none"]
 FirstLead = Literal["lot", "highest-double"]
 NextLead = Literal["last-tile", "rotate", "highest-double"]
+#: what a player with no play and nothing to draw does: pass, or knock (FT-5)
+NoPlay = Literal["pass", "knock"]
+#: how scores are best shown: AF-13's paper tally, the 61 track of cribbage-style pegs, or plain
+ScoreSheet = Literal["tally", "track", "plain"]
 
 
 def _points_table(kind: PlayScoring) -> tuple[int, ...]:
@@ -62,10 +66,31 @@ class Game:
     partners_play_on: bool  # FT-8: a partner who goes out sits out
     first_lead: FirstLead
     next_lead: NextLead
+    no_play: NoPlay = "pass"
+    score_sheet: ScoreSheet = "plain"
     play_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "play_points", _points_table(self.play_scoring))
+
+    @property
+    def ends_score(self) -> bool:
+        """Whether the ends total of a play scores (AF-6, FT-6); in Draw and Block it never does."""
+        return self.play_scoring != "none"
+
+    def properties(self) -> dict[str, Any]:
+        """What an interface needs to know to show this game, without testing its name."""
+        return {
+            "game": self.name,
+            "scoring": self.play_scoring,
+            "ends_score": self.ends_score,
+            "spinner": self.spinner,
+            "drawing": self.drawing,
+            "no_play": self.no_play,
+            "score_sheet": self.score_sheet,
+            "exact_target": self.exact_target,
+            "partners_play_on": self.partners_play_on,
+        }
 
 
 ALL_FIVES: Final = Game(
@@ -86,6 +111,8 @@ ALL_FIVES: Final = Game(
     partners_play_on=False,
     first_lead="lot",
     next_lead="last-tile",
+    no_play="pass",
+    score_sheet="tally",
 )
 
 FIVES_AND_THREES: Final = Game(
@@ -106,6 +133,8 @@ FIVES_AND_THREES: Final = Game(
     partners_play_on=True,
     first_lead="lot",
     next_lead="rotate",
+    no_play="knock",
+    score_sheet="track",
 )
 
 MUGGINS: Final = Game(
@@ -126,6 +155,8 @@ MUGGINS: Final = Game(
     partners_play_on=False,
     first_lead="highest-double",
     next_lead="highest-double",
+    no_play="pass",
+    score_sheet="plain",
 )
 
 DRAW_GAME: Final = Game(
@@ -146,6 +177,8 @@ DRAW_GAME: Final = Game(
     partners_play_on=False,
     first_lead="highest-double",
     next_lead="highest-double",
+    no_play="pass",
+    score_sheet="plain",
 )
 
 BLOCK_GAME: Final = Game(
@@ -166,6 +199,8 @@ BLOCK_GAME: Final = Game(
     partners_play_on=False,
     first_lead="highest-double",
     next_lead="highest-double",
+    no_play="pass",
+    score_sheet="plain",
 )
 
 GAMES: Final[dict[str, Game]] = {

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fives.core.games import Config, RulesError
-from fives.core.state import DealError, IllegalAction, RoundInfo, State, score_json
+from fives.core.outcome import score_json
+from fives.core.state import DealError, IllegalAction, RoundInfo, State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, NotationError, Tile
 
 __all__ = ["Record", "RecordError", "RecordRound", "record_of", "replay", "report_of", "score_json"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from fives.core.layout import Layout
 from fives.core.tiles import ALL_TILES, END_NAMES, E, N, S, W
 
-__all__ = ["points_word", "render_layout", "scoring_sentence"]
+__all__ = ["render_layout"]
 
 
 def _horizontal(tid: int, left: int, right: int, spinner: bool = False) -> str:
@@ -46,15 +46,6 @@ def _side_arm(layout: Layout, end: int, end_mark: str) -> list[str]:
     if end_mark:
         cells.append(end_mark)
     return cells
-
-
-def points_word(points: int) -> str:
-    return "1 point" if points == 1 else f"{points} points"
-
-
-def scoring_sentence(layout: Layout, points: int) -> str:
-    """The seeds' sentence for the play just made: ``2 + 8 = 10 -> 10 points``."""
-    return f"{layout.sentence()} -> {points_word(points)}"
 
 
 def render_layout(layout: Layout) -> str:

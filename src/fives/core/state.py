@@ -16,10 +16,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final
+from typing import Final, NamedTuple
 
 from fives.core.games import Config
+from fives.core.history import LogEntry, PastRound, history_of, public_end
 from fives.core.layout import Layout
+from fives.core.outcome import Payment, RoundEnd, Score
 from fives.core.tiles import (
     ACTIONS,
     ALL_TILES,
@@ -39,18 +41,14 @@ from fives.core.tiles import (
 __all__ = [
     "DealError",
     "IllegalAction",
+    "Lot",
     "REASON_TEXT",
     "Reason",
-    "LogEntry",
-    "RoundEnd",
     "RoundInfo",
-    "Score",
     "State",
+    "draw_lot",
     "lead_priority",
-    "score_json",
 ]
-
-Score = int | Fraction
 
 _DRAW_CODE: Final = int(DRAW)
 _PASS_CODE: Final = int(PASS)
@@ -153,45 +151,6 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-#: One action of a round: (seat, action code, ends total, points, drawn tile id).
-#: For plays ``tile`` is -1; for draws and passes ``ends`` and ``points`` are -1.
-LogEntry = tuple[int, int, int, int, int]
-
-
-def score_json(x: Score) -> int | float:
-    """A score for JSON: whole numbers as ints, a half point as ``.5``."""
-    if isinstance(x, Fraction):
-        return int(x) if x.denominator == 1 else float(x)
-    return x
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """How a round ended and what its end added (RECORD.md ``end``), with the detail behind it."""
-
-    reason: str  # "domino", "blocked" or "target"
-    winner: int | None  # the side that won the round
-    points: tuple[Score, ...]  # per side, what the round's end added
-    pips: tuple[int, ...]  # remaining pips per seat when the round ended
-    payment: str  # how the points were found: pool, each, plain, split, bonus, target, none, ...
-    went_out: int | None = None  # the seat that played the last tile (domino)
-    discarded: int = 0  # Fives and Threes: points of an end event discarded for passing 61
-
-    def to_json(self) -> dict[str, Any]:
-        """RECORD.md's ``end`` object, with the detail behind it (pips, payment, ...)."""
-        out: dict[str, Any] = {
-            "reason": self.reason,
-            "winner": self.winner,
-            "points": [score_json(p) for p in self.points],
-            "pips": list(self.pips),
-            "payment": self.payment,
-            "went_out": self.went_out,
-        }
-        if self.discarded:
-            out["discarded"] = self.discarded
-        return out
-
-
 @dataclass
 class RoundInfo:
     """One round as it was dealt and played (a record's round, with its results)."""
@@ -202,6 +161,15 @@ class RoundInfo:
     log: list[LogEntry] = field(default_factory=list)
     end: RoundEnd | None = None
     scores: list[Score] = field(default_factory=list)
+    _public: PastRound | None = field(default=None, repr=False, compare=False)
+
+    def public(self) -> PastRound:
+        """This finished round as everyone saw it (built once, then kept: views ask often)."""
+        if self._public is None:
+            self._public = PastRound(
+                self.leader, history_of(self.log, None), public_end(self.end), tuple(self.scores)
+            )
+        return self._public
 
     @property
     def actions(self) -> list[Action]:
@@ -212,6 +180,47 @@ def _norm(x: Score) -> Score:
     if isinstance(x, Fraction) and x.denominator == 1:
         return int(x)
     return x
+
+
+class Lot(NamedTuple):
+    """C-11 as it is drawn at a table: each seat draws a tile from the shuffled set, the most
+    pips leads, tied seats draw again. ``drawn`` holds each draw as (seats, tile ids)."""
+
+    leader: int
+    drawn: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+
+    @property
+    def draws(self) -> tuple[tuple[tuple[int, Tile], ...], ...]:
+        """Every draw: (seat, tile) for each seat that drew."""
+        return tuple(
+            tuple((seat, ALL_TILES[tid]) for seat, tid in zip(seats, tids))
+            for seats, tids in self.drawn
+        )
+
+    def __repr__(self) -> str:
+        return f"Lot(leader={self.leader}, draws={self.draws!r})"
+
+
+def draw_lot(rng: random.Random, players: int) -> Lot:
+    """Draw the lot (C-11) among ``players`` seats; fair by symmetry, ties drawn again."""
+    rand = rng.random
+    contenders = tuple(range(players))
+    drawn: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    while True:
+        taken = 0
+        tids: list[int] = []
+        for _ in contenders:
+            tid = int(rand() * 28)
+            while taken >> tid & 1:  # each seat draws a different tile of the set
+                tid = int(rand() * 28)
+            taken |= 1 << tid
+            tids.append(tid)
+        drawn.append((contenders, tuple(tids)))
+        pips = [_TILE_PIPS[t] for t in tids]
+        best = max(pips)
+        if pips.count(best) == 1:
+            return Lot(contenders[pips.index(best)], tuple(drawn))
+        contenders = tuple(c for c, p in zip(contenders, pips) if p == best)
 
 
 class State:
@@ -384,10 +393,6 @@ class State:
             return self.leader, self.round_end
         return None
 
-    def lead_reason(self) -> str:
-        """Why the next round's leader is who it is (``by lot``, ``rotate`` ...), in words."""
-        return self._lead_reason()
-
     def _lead_reason(self) -> str:
         game = self.config.game
         rule = game.first_lead if self._previous_round() is None else game.next_lead
@@ -458,10 +463,11 @@ class State:
         size = config.hand_size
         hands = [sorted(tiles[i * size : (i + 1) * size]) for i in range(config.players)]
         stock = tiles[config.players * size :]
-        return hands, stock, r.randrange(config.players)
+        return hands, stock, draw_lot(r, config.players).leader
 
-    def deal_next(self, rng: random.Random) -> None:
-        """Deal the next round at random, with the leader the rules say (or a lot)."""
+    def deal_next(self, rng: random.Random) -> Lot | None:
+        """Deal the next round at random, with the leader the rules say; where they leave it to
+        a lot (C-11), the lot is drawn from ``rng`` too and returned."""
         if self.over:
             raise DealError("the match is over; no more rounds")
         if self.leader >= 0 and self.round_end is None:
@@ -476,9 +482,9 @@ class State:
             for t in ids[i * size : (i + 1) * size]:
                 mask |= 1 << t
             hands.append(mask)
-        lot = rng.randrange(n)
         game = self.config.game
         rule = game.first_lead if self.leader < 0 else game.next_lead
+        lot: Lot | None = None
         if rule == "highest-double":
             dealt = FULL_SET_MASK
             for t in ids[n * size :]:
@@ -487,8 +493,13 @@ class State:
             leader = next(seat for seat in range(n) if hands[seat] >> best & 1)
         else:
             want = self.expected_leader()
-            leader = lot if want is None else want
+            if want is None:
+                lot = draw_lot(rng, n)
+                leader = lot.leader
+            else:
+                leader = want
         self._begin(hands, ids[n * size :], leader)
+        return lot
 
     # -- legal actions -----------------------------------------------------------------------
 
@@ -739,7 +750,8 @@ class State:
 
     def _end_target(self, side: int) -> None:
         self.round_end = RoundEnd(
-            "target", None, (0,) * len(self.scores), self._pips(), "target"
+            "target", None, (0,) * len(self.scores), self._pips(), "target",
+            left=tuple(self.hands), reached=side,
         )
         self.turn = -1
         self.over = True
@@ -750,7 +762,8 @@ class State:
         points reach the target; the match is over, so nothing more is paid."""
         side = self.side[seat]
         self.round_end = RoundEnd(
-            "domino", side, (0,) * len(self.scores), self._pips(), "target", seat
+            "domino", side, (0,) * len(self.scores), self._pips(), "target", seat,
+            left=tuple(self.hands), reached=side,
         )
         self.turn = -1
         self.over = True
@@ -764,6 +777,7 @@ class State:
         opponents = [s for s in range(self.n) if self.side[s] != side]
         points: list[Score] = [0] * len(self.scores)
         rule = game.remaining
+        payment: Payment
         if rule == "pool-rounded":
             points[side] = round_to_five(sum(pips[s] for s in opponents))
             payment = "pool"
@@ -777,7 +791,9 @@ class State:
             points[side] = bonus
             payment = "discarded" if bonus_discarded else "bonus"
         # The bonus of Fives and Threes was added with its play as one event (FT-10).
-        end = RoundEnd("domino", side, tuple(points), pips, payment, seat, bonus_discarded)
+        end = RoundEnd(
+            "domino", side, tuple(points), pips, payment, seat, bonus_discarded, tuple(self.hands)
+        )
         if rule == "none":
             self.round_end = end
             self.turn = -1
@@ -800,7 +816,7 @@ class State:
             side_tiles[self.side[s]] += self.hands[s].bit_count()
         rule = game.block_rule
         winner: int | None = None
-        payment = "none"
+        payment: Payment = "none"
         if rule == "lowest-side":
             low = min(side_pips)
             tied = [s for s in range(nsides) if side_pips[s] == low]
@@ -830,7 +846,9 @@ class State:
                     payment = "plain"
             else:
                 payment = "tie"
-        self._finish(RoundEnd("blocked", winner, tuple(points), pips, payment))
+        self._finish(
+            RoundEnd("blocked", winner, tuple(points), pips, payment, left=tuple(self.hands))
+        )
 
     # -- convenience -------------------------------------------------------------------------
 

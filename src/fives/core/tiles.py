@@ -14,10 +14,11 @@ Tile.parse('1-4')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, Literal
 
 __all__ = [
     "ALL_TILES",
+    "ActionKind",
     "DRAW",
     "END_NAMES",
     "PASS",
@@ -178,6 +179,8 @@ def parse_end(text: str) -> int:
 _LEAD_BASE: Final = 112
 _DRAW_CODE: Final = 140
 _PASS_CODE: Final = 141
+#: what an action does: the opening lead, a play on an end, a draw, a pass (a knock)
+ActionKind = Literal["lead", "play", "draw", "pass"]
 NUM_ACTIONS: Final = 142
 
 
@@ -190,7 +193,7 @@ class Action(int):
     __slots__ = ()
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> ActionKind:
         code = int(self)
         if code < _LEAD_BASE:
             return "play"

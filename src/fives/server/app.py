@@ -16,17 +16,18 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
-from fives.i18n import LANGUAGES, catalogue
+from fives.i18n import LANGUAGES
+from fives.server.assets import Assets, PlainStatic, VersionedStatic
 from fives.server.bots import bot_levels
 from fives.server.conn import Conn
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
@@ -87,13 +88,6 @@ async def _json_body(request: Request) -> Any:
         raise ClientError("bad_json") from None
 
 
-def _page(name: str) -> Any:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
-
-    return endpoint
-
-
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
     """The app; ``store`` replaces the SQLite file of ``settings.db`` (another database)."""
     settings = settings or Settings()
@@ -115,6 +109,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await manager.shutdown()
             store.close()
 
+    assets = Assets.load(WEB)
+
+    def _page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return assets.page(request, name)
+
+        return endpoint
+
     creations = AddressBuckets(settings.create_rate / 60, settings.create_burst)
 
     def check_create_rate(request: Request) -> None:
@@ -133,21 +135,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(request, ClientError("bad_lang"), 404)
-        return JSONResponse(
-            {"lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)},
-            headers={"Cache-Control": "no-cache"},
-        )
+        return assets.catalogue(request, lang)
 
     async def api_meta(request: Request) -> Response:
         games = {
             name: {
+                **g.properties(),
                 "players": [2, 3, 4],
                 "targets": {str(k): v for k, v in g.targets.items()},
                 "teams_for_four": g.teams_for_four,
                 "teams_allowed": g.teams_allowed,
-                "spinner": g.spinner,
-                "drawing": g.drawing,
-                "scoring": g.play_scoring,
             }
             for name, g in GAMES.items()
         }
@@ -407,7 +404,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         code = "not_found" if status == 404 else "server"
         if request.url.path.startswith("/api/"):
             return _error(request, ClientError(code), status)
-        return FileResponse(WEB / "error.html", status_code=status)
+        return assets.page(request, "error.html", status)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         log.error("request %s failed: %r", request.url.path, exc)
@@ -430,13 +427,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/matches/{table_id}/replay", api_replay),
         Route("/api/example", api_example),
         WebSocketRoute("/ws/{table_id}", ws_table),
-        Mount("/static", StaticFiles(directory=WEB), name="static"),
+        Mount(f"/static/{assets.version}", VersionedStatic(directory=WEB)),
+        Mount("/static", PlainStatic(directory=WEB), name="static"),
     ]
     middleware = [Middleware(RequestGuard, settings=settings)]
     if settings.proxies:
         # X-Forwarded-For is believed only from these; RequestGuard (outside) keeps the peer
         middleware.append(
             Middleware(ProxyHeadersMiddleware, trusted_hosts=sorted(settings.proxies)))
+    # text (pages, scripts, catalogues, JSON) compressed for slow connections
+    middleware.append(Middleware(GZipMiddleware, minimum_size=500))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

@@ -7,6 +7,9 @@ table that has used the workers least lately; bots' tables never hold every work
 kept for people's tables when there are two or more). So thirty tables of experts cannot
 starve one person's hard bot. Bounded: a decision not back by its deadline (queued or
 thinking) is made by a lower level instead, inline, and a queued one is never started late.
+
+A bot that fails (raises, answers something not legal) forfeits the decision: the caller
+plays the host's :func:`~fives.bots.host.replacement`, the same as at every other table.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from fives.bots import BOT_NAMES, Bot, make_bot
+from fives.bots.host import ask
 from fives.core.tiles import Action
 from fives.core.view import View
 
@@ -32,27 +36,36 @@ log = logging.getLogger("fives.server")
 
 #: levels cheap enough to run on the event loop (medium: a fraction of a millisecond)
 INLINE = frozenset({"random", "easy", "medium"})
-#: the level that decides instead when a heavier one misses its deadline or fails
+#: the level that decides instead when a heavier one misses its deadline
 FALLBACK = "medium"
 #: how fast a table's past use of the workers is forgotten (half-life, seconds)
 _HALF_LIFE = 10.0
 
 _worker_bots: dict[str, Bot] = {}
 
-Work = Callable[[str, View, int], int]
+Work = Callable[[str, View, int], int | None]
 
 
-def _choose_in_worker(level: str, view: View, seed: int) -> int:
+def _choose_in_worker(level: str, view: View, seed: int) -> int | None:
+    """In a worker process: the bot's action (code), or None when it forfeits (logged)."""
     bot = _worker_bots.get(level)
     if bot is None:
         bot = _worker_bots[level] = make_bot(level)
-    return int(bot.choose(view, random.Random(seed)))
+    return _asked(level, bot, view, seed)
+
+
+def _asked(level: str, bot: Bot, view: View, seed: int) -> int | None:
+    action, fault = ask(bot, view, random.Random(seed))
+    if fault is not None:
+        log.warning("bot %s forfeits a decision: %s: %s", level, *fault)
+        return None
+    return int(action) if action is not None else None
 
 
 def bot_levels() -> list[str]:
     """The bot levels a table may seat (weakest first)."""
     make_bot("easy")  # loads the built-in ladder
-    return [name for name in BOT_NAMES if not name.startswith("cmd:")]
+    return list(BOT_NAMES)
 
 
 @dataclass
@@ -119,17 +132,15 @@ class BotRunner:
             )
         return self._pool
 
-    def _inline_choice(self, level: str, view: View, seed: int) -> Action:
-        try:
-            return self._bot(level).choose(view, random.Random(seed))
-        except Exception as exc:  # a failing bot must not stop the table
-            log.warning("bot %s failed (%s); the easy bot plays instead", level, exc)
-            return self._bot("easy").choose(view, random.Random(seed))
+    def _inline_choice(self, level: str, view: View, seed: int) -> Action | None:
+        code = _asked(level, self._bot(level), view, seed)
+        return Action.from_code(code) if code is not None else None
 
     async def choose(
         self, level: str, view: View, seed: int, table: str = "", for_person: bool = True
-    ) -> Action:
-        """The bot's choice; a heavy level late or failing gives the fallback level's.
+    ) -> Action | None:
+        """The bot's choice, or None when it forfeits the decision (it failed: the caller
+        plays the host's replacement). A heavy level late gives the fallback level's choice.
         ``for_person``: someone at the table is waiting for it (served first)."""
         if level in INLINE or self.workers <= 0:
             return self._inline_choice(level, view, seed)
@@ -140,16 +151,17 @@ class BotRunner:
         self._dispatch()
         try:
             code = await asyncio.wait_for(asyncio.shield(job.future), self.deadline)
-            return Action.from_code(code)
         except TimeoutError:
             why = "thinks too long" if job.started else "waited too long for a worker"
-        except Exception as exc:  # a failing worker must not stop the table
-            why = f"failed ({exc})"
+            self.fallbacks += 1
+            log.info("table %s: bot %s %s; %s decides", table, level, why, FALLBACK)
+            return self._inline_choice(FALLBACK, view, seed)
+        except Exception as exc:  # a broken worker is the bot's forfeit, never the table's end
+            log.warning("table %s: bot %s failed in its worker: %r", table, level, exc)
+            return None
         finally:
             self._forget(job)
-        self.fallbacks += 1
-        log.info("table %s: bot %s %s; %s decides", table, level, why, FALLBACK)
-        return self._inline_choice(FALLBACK, view, seed)
+        return Action.from_code(code) if code is not None else None
 
     def _forget(self, job: _Job) -> None:
         """A decision nobody waits for any more: never started late, its answer ignored."""

@@ -22,7 +22,7 @@ import random
 import time
 from typing import Any, Protocol
 
-from fives.bots.host import bot_rng
+from fives.bots.host import Seeds, replacement
 from fives.core.state import State
 from fives.core.tiles import DRAW, PASS
 from fives.core.view import view_of
@@ -290,17 +290,19 @@ class Driver:
                     await asyncio.sleep(1.0)
 
     async def choose(self, level: str, seat_no: int) -> int:
-        """The bot's action (code) for the seat to play; a forced one is made at once."""
+        """The bot's action (code) for the seat to play: a forced one at once, a forfeited
+        decision replaced as the host replaces one at every table."""
         table = self.table
         state = table.state
         legal = state.legal_codes()
         if len(legal) == 1:
             return legal[0]
         view = view_of(state, seat_no)
-        seed = bot_rng(table.meta.seed, seat_no, table.n).getrandbits(64)
+        seeds = Seeds(table.meta.seed)
+        round_no, action_no = state.round_index, len(state.log)
+        seed = seeds.decision(seat_no, round_no, action_no).getrandbits(64)
         action = await table.bots.choose(level, view, seed, table.id, table.people_here)
-        code = int(action)
-        if code not in legal:
-            log.warning("table %s: bot %s answered an illegal %s", table.id, level, action)
-            return legal[0]
-        return code
+        if action is None or int(action) not in legal:
+            log.warning("table %s: bot %s forfeits; the host's replacement plays", table.id, level)
+            action = replacement(view, seeds, round_no, action_no)
+        return int(action)

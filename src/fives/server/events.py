@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fives.core.state import LogEntry, State
+from fives.core.history import LogEntry
+from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES
 
 __all__ = ["Event", "deal_event", "event_of"]

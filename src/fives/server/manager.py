@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from fives.bots.host import derive_seed
+from fives.bots.host import Seeds
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
@@ -299,7 +299,7 @@ class TableManager:
         meta = replace(
             old.meta,
             seats=[Seat.from_json(s.to_json()) for s in old.meta.seats],
-            seed=derive_seed(old.meta.seed, "rematch") if fixed else secrets.randbits(64),
+            seed=Seeds(old.meta.seed).of("rematch").seed if fixed else secrets.randbits(64),
             deals="fixed-seed" if fixed else "server-random",
             rematch=None,
             rematch_of=old.id,

@@ -6,6 +6,7 @@ Every message from a browser is one JSON object with a ``type``; anything else i
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import unicodedata
@@ -113,10 +114,9 @@ def _skeleton(text: str) -> str:
 @functools.cache
 def _bot_skeletons() -> tuple[tuple[str, ...], frozenset[str]]:
     """The words that say "bot", and every bot level's name and label, in both languages."""
-    from fives.bots import BOT_NAMES, make_bot
+    from fives.bots import BOT_NAMES
 
-    make_bot("easy")  # loads the ladder's names
-    levels = {name for name in BOT_NAMES if not name.startswith("cmd:")} | {"cheat"}
+    levels = {*BOT_NAMES, "cheat"}
     words = {"bot", "robot", "cmd"} | {t("web.waiting.bot", lang) for lang in LANGUAGES}
     labels = set(levels) | {t(f"web.bot.{level}", lang) for level in levels for lang in LANGUAGES}
     bot_words = sorted({_skeleton(w) for w in words}, key=len, reverse=True)
@@ -127,8 +127,11 @@ def looks_like_a_bot(name: str) -> bool:
     """Whether a person's name reads as a bot: a level's name ("Expert", "3xp3rt", "hard bot",
     "Bot 2 (expert)", "विशेषज्ञ") or just "bot". A name that merely contains one ("Hardik")
     is a name."""
-    if name.casefold().startswith("cmd:"):  # how outside bots are named
-        return True
+    from fives.bots import BotError, BotName
+
+    with contextlib.suppress(BotError):
+        if BotName.parse(name.casefold()).outside:  # how outside programs are named
+            return True
     words, levels = _bot_skeletons()
     rest = _skeleton(name)
     for word in words:

@@ -41,13 +41,10 @@ def replay_frames(record: Record) -> dict[str, Any]:
         rounds.append({"leader": rnd.leader, "frames": frames})
     cfg = record.config
     return {
-        "game": cfg.game.name,
+        **cfg.game.properties(),
         "players": cfg.players,
         "teams": cfg.teams,
         "target": cfg.target,
-        "scoring": cfg.game.play_scoring,
-        "drawing": cfg.game.drawing,
-        "spinner": cfg.game.spinner,
         "seats": record.seats,
         "rounds": rounds,
         "result": result_of(state),

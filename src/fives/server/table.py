@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fives.bots.host import deal_rng
+from fives.bots.host import Seeds, deal_round
 from fives.core.record import Record, RecordRound, record_of, replay_state
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, Action, NotationError, Tile
@@ -199,13 +199,10 @@ class Table:
         game = cfg.game
         return {
             "id": self.id,
-            "game": game.name,
+            **game.properties(),
             "players": cfg.players,
             "teams": cfg.teams,
             "target": cfg.target,
-            "scoring": game.play_scoring,
-            "spinner": game.spinner,
-            "drawing": game.drawing,
             "turn_time": meta.turn_time,
             "status": self.status,
             "private": meta.private,
@@ -566,7 +563,7 @@ class Table:
         state = self.state
         round_no = state.round_index + (1 if state.leader >= 0 else 0)
         trial = state.copy()
-        trial.deal_next(deal_rng(self.meta.seed, round_no))
+        deal_round(trial, Seeds(self.meta.seed))
         info = trial.current_round_info()
         ts = time.time()
         self.store.add_round(

@@ -15,7 +15,6 @@ import logging
 import multiprocessing
 import multiprocessing.util
 import os
-import shutil
 import signal
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from fives.bots.base import Bot, make_bot
+from fives.bots import Bot, BotName, make_bot
 from fives.bots.host import MatchStats, derive_seed, play_match
 from fives.bots.protocol import DEFAULT_MOVE_TIME, ProcessBot
 from fives.core.games import Config
@@ -151,11 +150,11 @@ def play_one(plan: Plan, deal_set: int, seating: int) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         for seat, name in enumerate(names):
-            if name.startswith("cmd:"):
+            if BotName.parse(name).outside:
                 bots.append(_PROGRAMS.get(name, seat, plan))
             else:
                 bots.append(make_bot(name))
-        state = play_match(config, bots, seed, stats=stats, names=names)
+        state = play_match(config, bots, seed, stats=stats, names=names, peek=True)
     finally:
         for bot in bots:
             if not isinstance(bot, ProcessBot):
@@ -513,10 +512,3 @@ def _write_json(path: Path, data: Any) -> None:
 
 def default_jobs() -> int:
     return os.cpu_count() or 1
-
-
-def command_exists(argv0: str) -> bool:
-    """Whether an outside bot's program can be found (a path, or a name on PATH)."""
-    if os.sep in argv0 or (os.altsep and os.altsep in argv0):
-        return os.path.exists(argv0)
-    return shutil.which(argv0) is not None

@@ -279,9 +279,9 @@ def move_lines(tr: Tr, view: View) -> list[Text]:
     for i, action in enumerate(view.legal, 1):
         line = Text()
         line.append(f"{i:>3}  ", "bold")
-        line.append(action_text(tr, action, game.name))
+        line.append(action_text(tr, action, game))
         after = projected(view, action)
-        if after is not None and game.play_scoring != "none":
+        if after is not None and game.ends_score:
             lay, points = after
             line.append("   → " + play_sentence(tr, view.config, lay, points), COUNTS if points else DIM)
         elif after is not None:
@@ -296,10 +296,10 @@ def move_lines(tr: Tr, view: View) -> list[Text]:
 def _sheet(view: View, side: int, width: int) -> Text:
     score = view.scores[side]
     game = view.config.game
-    if game.play_scoring == "fives-and-threes":
+    if game.score_sheet == "track":
         rows = track_rows(score, 61 if width >= 100 else 30)
         return Text("\n".join(rows), "cyan")
-    if game.play_scoring == "fives":
+    if game.score_sheet == "tally":
         rows = tally_rows(score)
         if not rows[0]:  # no fifty yet: the strokes alone, on one row
             return Text(rows[1], "cyan")
@@ -308,7 +308,7 @@ def _sheet(view: View, side: int, width: int) -> Text:
 
 
 def _apart(tr: Tr, view: View, side: int) -> str:
-    if view.config.game.play_scoring != "fives":
+    if view.config.game.score_sheet != "tally":
         return ""
     _, _, apart = tally_parts(view.scores[side])
     return tr("sheet.apart", n=fmt_score(apart)) if apart else ""
@@ -344,9 +344,9 @@ def table(
             sheet = Text("\n").join(rows)
         scores.add_row(Text(names.side(side)), total, sheet)
     parts.append(scores)
-    if game.play_scoring == "fives":
+    if game.score_sheet == "tally":
         parts.append(Text(tr("sheet.tally_legend"), DIM))
-    elif game.play_scoring == "fives-and-threes":
+    elif game.score_sheet == "track":
         parts.append(Text(tr("sheet.track_legend", target=cfg.target), DIM))
     # the players' tiles, the stock, the turn
     seats = []

@@ -190,7 +190,7 @@ def _wanted(action: Action, legal: list[Action], view: View, tr: Tr) -> Action |
         return action
     game = view.config.game
     if action == DRAW and not game.drawing:
-        return Refusal(tr("err.no_drawing", game=tr(f"game.{game.name}")))
+        return Refusal(tr("err.no_drawing", game=tr.game(game.name)))
     if action == DRAW and DRAW not in legal and PASS in legal:
         return Refusal(tr("err.stock_empty"))
     if action == PASS and DRAW in legal:

@@ -9,10 +9,8 @@ deals and plays exactly as the uninterrupted one would have.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 import os
-import random
 import subprocess
 import time
 from dataclasses import dataclass, replace
@@ -22,12 +20,14 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
-from fives.bots import Bot, BotError, make_bot
-from fives.bots.ladder import RandomBot
+from fives.bots import Bot, BotError, BotName, make_bot
+from fives.bots.host import Seeds, deal_round, decide, notify
+from fives.core.account import account_of
 from fives.core.games import Config
+from fives.core.outcome import RoundEnd
 from fives.core.record import record_of
-from fives.core.state import RoundEnd, State
-from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
+from fives.core.state import State
+from fives.core.tiles import ACTIONS, ALL_TILES, Action
 from fives.core.view import View, view_of
 from fives.phrasing import (
     HUMAN,
@@ -46,7 +46,7 @@ from fives.phrasing import (
 from fives.tui import board
 from fives.tui.inputs import TIMEOUT, LineReader, Refusal, understand
 
-__all__ = ["HINT_BOTS", "Setup", "Session", "Stop", "derive_seed", "draw_lot"]
+__all__ = ["HINT_BOTS", "Setup", "Session", "Stop"]
 
 #: the bot asked for ``?`` hints, and the one used while it is not there yet
 HINT_BOTS = ("hard", "easy")
@@ -54,12 +54,6 @@ HINT_BOTS = ("hard", "easy")
 SEARCH_BOTS = ("hard", "expert")
 #: the bot that moves for a player whose countdown runs out
 TIMER_BOT = "easy"
-
-
-def derive_seed(*parts: object) -> int:
-    """A 64-bit seed from the match seed and labels, stable across runs and platforms."""
-    text = "\x1f".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
 class Stop(Exception):
@@ -83,24 +77,7 @@ class Setup:
 
     def again(self, record_path: Path) -> Setup:
         """The same table for a new match (a new seed, a new record)."""
-        return replace(self, seed=derive_seed(self.seed, "again"), record_path=record_path)
-
-
-def draw_lot(rng: random.Random, players: int) -> tuple[int, list[list[tuple[int, Tile]]]]:
-    """C-11, visibly: each seat draws a tile from the shuffled set; the most pips leads; tied
-    seats draw again. Returns the leader and every draw."""
-    contenders = list(range(players))
-    draws: list[list[tuple[int, Tile]]] = []
-    while True:
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        this = [(seat, tiles[i]) for i, seat in enumerate(contenders)]
-        draws.append(this)
-        best = max(t.pips for _, t in this)
-        top = [seat for seat, t in this if t.pips == best]
-        if len(top) == 1:
-            return top[0], draws
-        contenders = top
+        return replace(self, seed=Seeds(self.seed).of("again").seed, record_path=record_path)
 
 
 class Session:
@@ -123,6 +100,7 @@ class Session:
         self.names = Names(self.tr, cfg, setup.seats, self.me)
         self.bots: dict[int, Bot] = {}
         self.state = state if state is not None else State(cfg)
+        self.seeds = Seeds(setup.seed)
         self.shown: int | None = None  # hot seat: the person whose hand may be on screen
         self.last_tile: int | None = None
         self._hint_bot: tuple[str, Bot] | None = None
@@ -194,14 +172,10 @@ class Session:
     def bot(self, seat: int) -> Bot:
         if seat not in self.bots:
             name = self.setup.seats[seat]
-            if name.startswith("cmd:"):
-                # An outside program's own log (its standard error) goes beside the record,
-                # not over the table.
-                from fives.bots.protocol import ProcessBot
-
-                self.bots[seat] = ProcessBot(name[4:].strip(), stderr=self._bot_log())
-            else:
-                self.bots[seat] = make_bot(name)
+            bot = BotName.parse(name)
+            # An outside program's own log (its standard error) goes beside the record, not
+            # over the table.
+            self.bots[seat] = bot.make(stderr=self._bot_log() if bot.outside else None)
         return self.bots[seat]
 
     def _bot_log(self) -> IO[str] | int:
@@ -215,13 +189,8 @@ class Session:
         return self._log
 
     def _notify(self, hook: str) -> None:
-        for seat in range(self.setup.config.players):
-            if self.setup.seats[seat] == HUMAN:
-                continue
-            with contextlib.suppress(Exception):  # a notification never stops the match
-                method = getattr(self.bot(seat), hook, None)
-                if method is not None:
-                    method(view_of(self.state, seat))
+        seats = range(self.setup.config.players)
+        notify({s: self.bot(s) for s in seats if self.setup.seats[s] != HUMAN}, self.state, hook)
 
     def close(self) -> None:
         for bot in self.bots.values():
@@ -231,31 +200,15 @@ class Session:
             self._log.close()
             self._log = None
 
-    def _rng(self, *labels: object) -> random.Random:
-        return random.Random(derive_seed(self.setup.seed, *labels))
-
     def bot_move(self, seat: int) -> Action:
-        state = self.state
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        view = view_of(state, seat)
-        rng = self._rng("bot", seat, state.round_index, len(state.log))
-        detail = ""
-        try:
-            answer = self.bot(seat).choose(view, rng)
-            action = ACTIONS[int(answer)] if 0 <= int(answer) < len(ACTIONS) else None
-            if action is not None and action in legal:
-                return action
-            detail = str(answer)
-        except Exception as exc:  # a failing bot forfeits the decision, never the match
-            detail = type(exc).__name__
-        action = RandomBot().choose(view, self._rng("forfeit", seat, state.round_index, len(state.log)))
-        self.say(
-            self.tr("bot.fault", who=self.names.seat(seat), detail=detail, move=str(action)),
-            "yellow",
-        )
-        return action
+        decision = decide(self.state, self.bot(seat), self.seeds, name=self.setup.seats[seat])
+        if decision.fault is not None:  # the bot forfeited: the host's replacement is played
+            self.say(
+                self.tr("bot.fault", who=self.names.seat(seat), detail=decision.fault.detail,
+                        move=str(decision.action)),
+                "yellow",
+            )
+        return decision.action
 
     # -- the match -------------------------------------------------------------------------
 
@@ -304,22 +257,12 @@ class Session:
         cfg = self.setup.config
         tr = self.tr
         k = len(state.rounds())
-        rng = self._rng("deal", k)
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        size = cfg.hand_size
-        n = cfg.players
-        hands = [sorted(tiles[i * size : (i + 1) * size]) for i in range(n)]
-        stock = tiles[n * size :]
         previous: RoundEnd | None = state.round_end
-        want = state.expected_leader(hands)
-        draws: list[list[tuple[int, Tile]]] = []
-        if want is None:
-            leader, draws = draw_lot(self._rng("lot", k), n)
-        else:
-            leader = want
-        reason = leader_reason(tr, cfg, hands, leader, previous, k, by_lot=want is None)
-        state.start_round(hands, stock, leader)
+        lot = deal_round(state, self.seeds)
+        info = state.current_round_info()
+        hands, stock, leader, size = info.hands, info.stock, info.leader, cfg.hand_size
+        draws = lot.draws if lot is not None else ()
+        reason = leader_reason(tr, cfg, hands, leader, previous, k, by_lot=lot is not None)
         self.last_tile = None
         self.save()
         self.say("")
@@ -458,26 +401,22 @@ class Session:
         if action.kind == "draw":
             return tr("forced.draw", ends=ends)
         if action.kind == "pass":
-            if game.name == "fives-and-threes":
+            if game.no_play == "knock":
                 return tr("forced.knock", ends=ends)
             if game.drawing:
                 return tr("forced.pass", ends=ends)
             return tr("forced.pass_nostock", ends=ends)
-        return tr("forced.play", move=action_text(tr, action, game.name))
+        return tr("forced.play", move=action_text(tr, action, game))
 
     def timed_out(self, view: View) -> Action:
         if self._timer_bot is None:
             self._timer_bot = make_bot(TIMER_BOT)
-        state = self.state
-        rng = self._rng("timer", view.seat, state.round_index, len(state.log))
-        action = self._timer_bot.choose(view, rng)
-        if action not in view.legal:
-            action = view.legal[0]
+        action = decide(self.state, self._timer_bot, self.seeds.of("timer"), name=TIMER_BOT).action
         self.say(
             self.tr(
                 "timer.up",
                 bot=self.names.bot(TIMER_BOT),
-                move=action_text(self.tr, action, view.config.game.name),
+                move=action_text(self.tr, action, view.config.game),
             ),
             "bold yellow",
         )
@@ -514,14 +453,15 @@ class Session:
         self.say(tr("hint.thinking", bot=self.names.bot(name)), "dim")
         state = self.state
         try:
-            values = bot.values(view, self._rng("hint", view.seat, state.round_index, len(state.log)))
+            rng = self.seeds.of("hint").decision(view.seat, state.round_index, len(state.log))
+            values = bot.values(view, rng)
         except Exception:
             self.say(tr("hint.none"), "yellow")
             return
         legal = list(view.legal)
         ranked = sorted(legal, key=lambda a: -values.get(a, -math.inf))
         best = ranked[0]
-        game = view.config.game.name
+        game = view.config.game
         self.say(
             tr("hint.best", bot=self.names.bot(name), n=legal.index(best) + 1, move=action_text(tr, best, game)),
             "bold magenta",
@@ -554,10 +494,9 @@ class Session:
         end = state.round_end
         assert end is not None
         k = len(state.rounds())
-        hands = [state.hand(s) for s in range(self.setup.config.players)]
         self.say("")
         self.console.rule(Text(self.tr("end.rule", n=k), "bold"))
-        lines = round_end_lines(self.names, end, k, hands)
+        lines = round_end_lines(self.names, account_of(state.config, end), k)
         self.say(lines[0], "bold")
         for line in lines[1:]:
             self.say(line)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from fives.core.state import Score
+from fives.core.outcome import Score
 
 __all__ = ["TRACK_HOLES", "tally_parts", "tally_rows", "track_rows"]
 

@@ -85,6 +85,12 @@ export function seatName(seat, i) {
   return seat.name || t("web.seat.open", { n: i + 1 });
 }
 
+// The short name on a seat's chip: a person's name, or "Bot 2" (the level is shown beside it).
+export function seatShort(seat, i) {
+  if (seat && seat.kind === "bot") return t("web.seat.bot_n", { n: i + 1 });
+  return seatName(seat, i);
+}
+
 export function sideName(info, side) {
   if (info.teams) {
     const seats = info.seats.map((s, i) => [s, i]).filter(([s]) => s.side === side);

@@ -19,7 +19,40 @@ async function enter(res) {
   location.href = `/t/${encodeURIComponent(res.table)}`;
 }
 
+const PLAY_GAME = "fives.play.game";
+const PLAY_LEVEL = "fives.play.level";
+
+// The target as a player reads it: "to 250 (200 with 3 or 4 players)", "to exactly 61".
+function targetText(g) {
+  const two = g.targets["2"], more = g.targets["4"];
+  if (g.exact_target) return t("web.game.target_exact", { n: two });
+  if (two !== more) return t("web.game.target_more", { two, more });
+  return t("web.game.target", { n: two });
+}
+
+// Play now: a card per game (name, its target, one line on what it is), the last choice kept.
+function fillQuick() {
+  const chosen = localStorage.getItem(PLAY_GAME) in meta.games ? localStorage.getItem(PLAY_GAME) : "all-fives";
+  const current = (document.querySelector("input[name=quick-game]:checked") || {}).value || chosen;
+  $("game-picks").replaceChildren(...Object.entries(meta.games).map(([name, g]) => el("label", { class: "game-card", "data-game": name },
+    el("input", { type: "radio", name: "quick-game", value: name, checked: name === current,
+      onchange: () => { localStorage.setItem(PLAY_GAME, name); describePlay(); } }),
+    el("span", { class: "game-card-body" },
+      el("span", { class: "game-card-head" }, el("strong", {}, gameName(name)), el("span", { class: "game-target" }, targetText(g))),
+      el("span", { class: "game-desc" }, t(`web.game.${name}.desc`))))));
+  const level = $("quick-level");
+  const keep = level.value || localStorage.getItem(PLAY_LEVEL) || "easy";
+  level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, t(`web.bot.${b}`))));
+  level.value = meta.bots.includes(keep) ? keep : "easy";
+}
+
+function describePlay() {
+  const game = (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${$("quick-level").value || "easy"}`) });
+}
+
 function fillGames() {
+  fillQuick();
   const sel = $("game");
   const keep = sel.value || "all-fives";
   sel.replaceChildren(...Object.keys(meta.games).map((g) => el("option", { value: g }, gameName(g))));
@@ -36,7 +69,7 @@ function fillGames() {
     t("web.lobby.n_players", { n }))));
   $("rules-links").replaceChildren(...Object.keys(meta.games).map((g) =>
     el("li", {}, el("a", { href: `/rules/${g}`, class: "button secondary" }, gameName(g)))));
-  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName("all-fives") });
+  describePlay();
   update();
 }
 
@@ -90,7 +123,11 @@ async function create(e) {
 
 async function playNow(e) {
   e.preventDefault();
-  const body = { name: nameOrDefault(), game: "all-fives", players: 2 };
+  const game = (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+  const level = $("quick-level").value || "easy";
+  localStorage.setItem(PLAY_GAME, game);
+  localStorage.setItem(PLAY_LEVEL, level);
+  const body = { name: nameOrDefault(), game, level, players: 2 };
   if (seed !== undefined) body.seed = seed;
   if (params.has("turn")) body.turn_time = Number(params.get("turn"));
   try {
@@ -133,6 +170,7 @@ async function main() {
   fillGames();
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
+  $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });
   refresh();
   setInterval(refresh, 4000);
 }

@@ -1,5 +1,5 @@
 // The replay viewer of a finished match: every hand face up; step, play, jump to a round.
-import { initI18n, t, points } from "./i18n.js";
+import { initI18n, t, points, plural } from "./i18n.js";
 import { el, api, gameName, inviteQuery } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
@@ -34,14 +34,12 @@ function describe(ev) {
   if (ev.kind === "deal") return t("web.event.deal", { n: ev.round + 1, name: seatLabel(ev.leader) });
   const who = seatLabel(ev.seat);
   if (ev.kind === "draw") return t("web.event.draw_tile", { name: who, tile: ev.tile });
-  if (ev.kind === "pass") return t(data.game === "fives-and-threes" ? "web.event.knock" : "web.event.pass", { name: who });
-  const text = ev.kind === "lead"
-    ? t("web.event.lead", { name: who, tile: ev.tile })
-    : t("web.event.play", { name: who, tile: ev.tile, end: t(`common.end.${ev.end}`) });
-  if (data.scoring === "none") return text;
-  let s = t("common.scoring_sentence", { sum: ev.sum, total: ev.total, points: points(ev.points) });
-  if (ev.discarded) s += ` · ${t("web.event.discarded", { n: ev.would, target: data.target })}`;
-  return `${text} — ${s}`;
+  if (ev.kind === "pass") return t(data.no_play === "knock" ? "web.event.knock" : "web.event.pass", { name: who });
+  const scored = data.ends_score;
+  const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
+  let text = t(key, { name: who, tile: ev.tile, end: ev.end ? t(`common.end.${ev.end}`) : "", sum: ev.sum, total: ev.total, points: points(ev.points) });
+  if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: data.target })}`;
+  return text;
 }
 
 function render() {
@@ -53,8 +51,9 @@ function render() {
   $("scrub").value = String(step);
   $("step-label").textContent = t("web.replay.step", { n: step, total: fs.length - 1 });
   $("banner").textContent = describe(f.event);
-  const wrap = $("board-wrap").getBoundingClientRect();
-  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(260, wrap.width - 8), height: Math.max(200, wrap.height - 8), unit: 32 });
+  const wrap = $("board-wrap");
+  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(200, wrap.clientWidth), height: Math.max(160, wrap.clientHeight), unit: 32, fill: true,
+    newest: f.event && (f.event.kind === "play" || f.event.kind === "lead") ? f.event.tile : null });
   $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: f.layout.tiles.join(", "), sentence: f.layout.sentence }) : t("web.layout.empty"));
   $("stock").textContent = data.drawing ? t("web.table.stock", { n: f.stock }) : t("web.table.no_stock");
   $("scores-line").textContent = f.scores.map((s, side) => `${sideLabel(side)}: ${s}`).join(" · ");
@@ -64,7 +63,7 @@ function render() {
     hands.append(el("div", { class: `replay-hand${f.turn === i ? " turn" : ""}` },
       el("strong", {}, f.turn === i ? `▶ ${seatLabel(i)}` : seatLabel(i)),
       el("div", { class: "tiles", "aria-label": hand.join(", ") }, hand.map((tile) => tileSvg(tile))),
-      el("span", { class: "muted" }, t("web.seat.tiles", { n: hand.length }))));
+      el("span", { class: "muted" }, plural("web.seat.tiles", hand.length))));
   });
   const sum = $("summary");
   if (f.summary) {

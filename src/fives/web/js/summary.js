@@ -1,34 +1,44 @@
-// A round's summary as the server describes it: remaining pips, rounding, who is paid, half
-// points, the hand-ending point, a discarded event over 61. Words from the catalogue only.
-import { t, points } from "./i18n.js";
+// A round's summary as the server describes it: the tiles left in each hand and their pips,
+// rounding, who is paid, half points, the hand-ending point, a discarded event over 61. Words
+// from the catalogue only; every count agrees with its noun.
+import { t, points, pips } from "./i18n.js";
 import { el } from "./common.js";
+import { tileSvg } from "./tiles.js";
 
 export function summaryLines(s, ctx) {
   const { seatLabel, sideLabel } = ctx;
   const out = [];
+  const paid = (line) => t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) });
   for (const line of s.lines) {
     switch (line.kind) {
+      case "lowest":
+        out.push(t(line.by === "tiles" ? "web.summary.lowest_tiles" : "web.summary.lowest",
+          { side: sideLabel(line.side), pips: line.pips, tiles: line.tiles }));
+        break;
       case "pool":
         out.push(line.pips.length > 1
-          ? t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.sum })
-          : t("web.summary.pool_one", { sum: line.sum }));
-        out.push(t(line.sum === line.rounded ? "web.summary.no_rounding" : "web.summary.rounding", { sum: line.sum, rounded: line.rounded }));
-        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+          ? t("web.summary.pool", { pips: line.pips.join(" + "), sum: line.total })
+          : t("web.summary.pool_one", { sum: line.total }));
+        out.push(t(line.total === line.rounded ? "web.summary.no_rounding" : "web.summary.rounding", { sum: line.total, rounded: line.rounded }));
+        out.push(paid(line));
         break;
       case "each":
-        for (const it of line.items) {
-          out.push(t(it.pips === it.rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(it.seat), pips: it.pips, rounded: it.rounded }));
-        }
-        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        line.seats.forEach((seat, i) => {
+          const left = line.pips[i];
+          const rounded = line.rounded[i];
+          out.push(t(left === rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(seat), pips: pips(left), rounded }));
+        });
+        out.push(paid(line));
         break;
       case "plain":
-        out.push(t("web.summary.plain", { pips: line.items.map((it) => it.pips).join(" + "), side: sideLabel(line.side) }));
-        out.push(t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) }));
+        out.push(t(line.pips.length > 1 ? "web.summary.plain" : "web.summary.plain_one",
+          { pips: line.pips.join(" + "), side: sideLabel(line.side) }));
+        out.push(paid(line));
         break;
       case "split":
         out.push(t("web.summary.split", {
-          a: sideLabel(line.sides[0]), b: sideLabel(line.sides[1]), third: sideLabel(line.from),
-          pips: line.pips, rounded: line.rounded, half: line.half,
+          a: sideLabel(line.sides[0]), b: sideLabel(line.sides[1]), third: sideLabel(line.third),
+          pips: pips(line.pips), rounded: line.rounded, half: line.half,
         }));
         break;
       case "bonus":
@@ -38,7 +48,7 @@ export function summaryLines(s, ctx) {
         out.push(t("web.summary.discarded", { side: sideLabel(line.side), n: line.points, target: line.target }));
         break;
       case "tie":
-        out.push(t("web.summary.tie"));
+        out.push(t(line.by === "tiles" ? "web.summary.tie_tiles" : "web.summary.tie"));
         break;
       case "no_score":
         out.push(t("web.summary.no_score"));
@@ -47,7 +57,7 @@ export function summaryLines(s, ctx) {
         out.push(t("web.summary.tiles_never_score"));
         break;
       case "target":
-        out.push(t("web.summary.target_line", { side: sideLabel(line.side) }));
+        out.push(t(s.reason === "domino" ? "web.summary.target_out" : "web.summary.target_line", { side: sideLabel(line.side) }));
         break;
       default:
         break;
@@ -56,24 +66,33 @@ export function summaryLines(s, ctx) {
   return out;
 }
 
+function tilesLeft(hand) {
+  if (!hand.length) return el("span", { class: "muted" }, "—");
+  return el("span", { class: "left-tiles", role: "img", "aria-label": hand.join(", "), title: hand.join(", ") },
+    hand.map((tile) => tileSvg(tile, { cls: "mini-face" })));
+}
+
+// ctx: seatLabel(seat), sideLabel(side), nameOf(seat), over (no next leader), scores (false:
+// leave the scores to the caller, as the match result does).
 export function summaryElement(s, ctx) {
   const { seatLabel, sideLabel, nameOf } = ctx;
   const box = el("div", { class: "summary" });
   let reason;
   if (s.reason === "domino") reason = t("web.summary.domino", { name: nameOf(s.went_out) });
   else if (s.reason === "blocked") reason = t("web.summary.blocked");
-  else reason = t("web.summary.target", { side: sideLabel(s.lines[0] && s.lines[0].side) });
+  else reason = t("web.summary.target", { side: sideLabel(s.lines.find((l) => l.kind === "target").side) });
   box.append(el("p", { class: "summary-reason" }, reason));
+  const hands = s.hands || s.tiles.map(() => null);
   box.append(el("table", { class: "pips-table" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("web.summary.player")),
       el("th", { scope: "col" }, t("web.summary.tiles_left")), el("th", { scope: "col" }, t("web.summary.pips")))),
     el("tbody", {}, s.pips.map((p, i) => el("tr", {}, el("th", { scope: "row" }, seatLabel(i)),
-      el("td", {}, String(s.tiles[i])), el("td", {}, String(p)))))));
+      el("td", {}, hands[i] ? tilesLeft(hands[i]) : String(s.tiles[i])), el("td", { class: "num" }, String(p)))))));
   box.append(el("ul", { class: "summary-lines" }, summaryLines(s, ctx).map((x) => el("li", {}, x))));
-  box.append(el("h3", {}, t("web.summary.scores")));
-  box.append(el("ul", { class: "summary-scores" }, s.scores.map((sc, side) =>
-    el("li", {}, el("span", {}, sideLabel(side)), " ", el("strong", {}, String(sc)),
-      s.points[side] ? el("span", { class: "muted" }, ` (+${s.points[side]})`) : null))));
+  if (ctx.scores !== false) {
+    box.append(el("h3", {}, t("web.summary.scores")));
+    box.append(scoreList(s.scores, s.points, sideLabel));
+  }
   const nl = s.next_leader;
   if (nl && !ctx.over) {
     let text;
@@ -83,4 +102,12 @@ export function summaryElement(s, ctx) {
     box.append(el("p", { class: "muted" }, text));
   }
   return box;
+}
+
+// The scores, highest first, each with what this round added.
+export function scoreList(scores, gained, sideLabel) {
+  return el("ol", { class: "summary-scores" }, scores
+    .map((sc, side) => [sc, side]).sort((a, b) => b[0] - a[0])
+    .map(([sc, side]) => el("li", {}, el("span", {}, `${sideLabel(side)}: `), el("strong", {}, String(sc)),
+      gained && gained[side] ? el("span", { class: "muted" }, ` (+${gained[side]})`) : null)));
 }

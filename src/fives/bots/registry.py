@@ -1,0 +1,138 @@
+"""Bots by name: the ladder's levels, and outside programs written ``cmd:COMMAND LINE``.
+
+Every interface that reads a bot's name (the terminal, tournaments, the browser's tables,
+``fives bot``, analysis) parses it here, once, into a :class:`BotName`.
+
+>>> BotName.parse("hard")
+BotName.parse('hard')
+>>> BotName.parse("cmd: ./mybot --fast").argv
+('./mybot', '--fast')
+>>> BotName.parse("cmd:")
+Traceback (most recent call last):
+...
+fives.bots.base.BotError: 'cmd:' needs a command line after it
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO
+
+from fives.bots.base import Bot, BotError
+from fives.bots.ladder import CheatBot, EasyBot, MediumBot, RandomBot, SearchBot
+from fives.bots.protocol import DEFAULT_MOVE_TIME, ProcessBot
+
+__all__ = ["BOT_NAMES", "OUTSIDE", "BotName", "make_bot", "short_command"]
+
+#: how an outside program's name begins
+OUTSIDE = "cmd:"
+
+#: our bots by level, weakest first
+_LADDER: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": lambda: SearchBot("hard", worlds=30, budget=1500, eps=0.1, prior=0.5),
+    "expert": lambda: SearchBot(
+        "expert", worlds=80, budget=6000, eps=0.1, prior=0.5, endgame_tiles=6
+    ),
+    "cheat": CheatBot,
+}
+
+#: the levels people can pick, weakest first (``cheat`` sees other hands: measurement only)
+BOT_NAMES: list[str] = [name for name in _LADDER if name != "cheat"]
+
+
+def short_command(command: str, limit: int = 28) -> str:
+    """An outside bot's command line as a short name: its program's file name and arguments.
+
+    >>> short_command("/usr/local/bin/fives bot easy")
+    'fives bot easy'
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        argv = command.split()
+    if not argv:
+        return command
+    text = " ".join([os.path.basename(argv[0]), *argv[1:]])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class BotName:
+    """A bot's name, parsed: one of our levels, or an outside program and its command line."""
+
+    text: str  # as written, ``hard`` or ``cmd:./mybot --fast``
+    argv: tuple[str, ...] = ()  # an outside program's command line, split as a shell would
+
+    @staticmethod
+    def parse(text: str) -> BotName:
+        """Read a bot's name; :class:`BotError` (quoting it) if it names no bot."""
+        text = text.strip()
+        if text.startswith(OUTSIDE):
+            command = text[len(OUTSIDE) :].strip()
+            try:
+                argv = shlex.split(command)
+            except ValueError as exc:
+                raise BotError(
+                    f"{text!r}: cannot read the command line: {exc}", key="bot_cmd_unreadable",
+                    name=text,
+                ) from None
+            if not argv:
+                raise BotError("'cmd:' needs a command line after it", key="bot_cmd_empty")
+            return BotName(f"{OUTSIDE}{command}", tuple(argv))
+        if text not in _LADDER:
+            known = ", ".join([*BOT_NAMES, "cheat", "cmd:COMMAND"])
+            raise BotError(
+                f"unknown bot {text!r}: one of {known}", key="bot_unknown", name=text,
+                known=known,
+            )
+        return BotName(text)
+
+    def __repr__(self) -> str:
+        return f"BotName.parse({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def outside(self) -> bool:
+        """Whether this is an outside program (``cmd:``) rather than one of our levels."""
+        return bool(self.argv)
+
+    @property
+    def command(self) -> str:
+        """An outside program's command line (empty for our levels)."""
+        return self.text[len(OUTSIDE) :] if self.outside else ""
+
+    def program_found(self) -> bool:
+        """Whether an outside program can be started: a path that exists, or a name on PATH
+        (our levels always can)."""
+        if not self.outside:
+            return True
+        argv0 = self.argv[0]
+        if os.sep in argv0 or (os.altsep and os.altsep in argv0):
+            return os.path.exists(argv0)
+        return shutil.which(argv0) is not None
+
+    def short(self, limit: int = 28) -> str:
+        """How the bot is shown: its level, or its program's short command line."""
+        return short_command(self.command, limit) if self.outside else self.text
+
+    def make(
+        self, *, move_time: float = DEFAULT_MOVE_TIME, stderr: IO[str] | int | None = None
+    ) -> Bot:
+        """A new bot of this name (an outside program is started at its first decision)."""
+        if self.outside:
+            return ProcessBot(self.command, move_time=move_time, stderr=stderr)
+        return _LADDER[self.text]()
+
+
+def make_bot(name: str) -> Bot:
+    """A bot by name: one of ours, or ``cmd:COMMAND LINE`` for an outside program."""
+    return BotName.parse(name).make()

@@ -1,0 +1,47 @@
+"""Bots by name: one parser for our levels and outside programs (``cmd:COMMAND LINE``)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from fives.bots import BOT_NAMES, BotError, BotName, make_bot
+from fives.bots.protocol import ProcessBot
+
+
+def test_our_levels_parse_and_make_their_bots() -> None:
+    assert BOT_NAMES == ["random", "easy", "medium", "hard", "expert"]
+    for name in [*BOT_NAMES, "cheat"]:
+        parsed = BotName.parse(f"  {name} ")
+        assert (str(parsed), parsed.outside, parsed.short()) == (name, False, name)
+        assert make_bot(name).name == name
+
+
+def test_an_outside_program_is_parsed_once_with_its_command_line() -> None:
+    bot = BotName.parse("cmd:  /usr/local/bin/fives bot 'easy level'")
+    assert bot.outside and bot.argv == ("/usr/local/bin/fives", "bot", "easy level")
+    assert bot.command == "/usr/local/bin/fives bot 'easy level'"
+    assert bot.short() == "fives bot easy level"
+    assert isinstance(bot.make(), ProcessBot)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("cmd:", "bot_cmd_empty"), ("cmd:   ", "bot_cmd_empty"), ("cmd:prog 'open", "bot_cmd_unreadable"),
+     ("grandmaster", "bot_unknown"), ("", "bot_unknown")],
+)
+def test_a_name_that_names_no_bot_is_refused_with_a_key_and_its_words(text: str, key: str) -> None:
+    with pytest.raises(BotError) as info:
+        BotName.parse(text)
+    assert info.value.key == key
+    if key == "bot_unknown":
+        assert repr(text) in str(info.value)
+
+
+def test_whether_an_outside_program_can_be_found() -> None:
+    assert BotName.parse(f"cmd:{sys.executable} -c pass").program_found()
+    assert BotName.parse("cmd:python3").program_found()
+    assert not BotName.parse("cmd:/nonexistent/bot").program_found()
+    assert not BotName.parse("cmd:no-such-program-anywhere").program_found()
+    assert BotName.parse("hard").program_found()
