@@ -13,7 +13,7 @@ from fives.core.games import Config
 from fives.core.state import State
 from fives.core.tiles import ACTIONS
 from fives.core.view import view_of
-from fives.server.summary import event_of
+from fives.server.events import event_of
 
 NAMES = {"en": "Asha", "hi": "आशा"}
 
@@ -49,7 +49,7 @@ def position(game: str, players: int, seed: int, *, min_layout: int = 2,
             entry = state.apply_code(int(action))
             n += 1
             if ACTIONS[entry[1]].is_play:
-                event = event_of(state, entry, "bot", n)
+                event = event_of(state, entry, "bot", n).public
             else:
                 event = None
     raise RuntimeError(f"no such position of {game} for {players} players")
@@ -68,7 +68,8 @@ def state_message(pos: Position, lang: str = "en", clock: bool = True) -> dict[s
                       "side": cfg.side_of(i)})
     info = {
         "id": "synthetic", **game.properties(), "players": cfg.players, "teams": cfg.teams,
-        "target": cfg.target, "turn_time": 15.0 if clock else 0, "status": "playing", "host": 0, "seats": seats,
+        "target": cfg.target, "turn_time": 15.0 if clock else 0, "status": "playing",
+        "private": False, "host": 0, "seats": seats,
         "clock": {"seat": 0, "remaining": 9000, "total": 15000} if clock else None,
         "ready": [], "waiting_for": [], "rematch": None, "rematch_of": None, "spectators": 0,
     }

@@ -237,7 +237,7 @@ def enter_by_play_now(page: Page, base: str, seed: int, name: str) -> None:
     page.fill("#name", name)
     page.tap("#play-now")
     page.wait_for_url(re.compile(r"/t/"))
-    page.wait_for_function("window.fivesState() && window.fivesState().view")
+    page.wait_for_function("() => window.fivesState() && window.fivesState().view")
 
 
 def test_a_whole_round_by_taps_on_a_phone(browser: Browser, live_server: str) -> None:
@@ -273,7 +273,7 @@ def test_a_whole_round_by_taps_on_a_phone(browser: Browser, live_server: str) ->
     expect(dialog).to_be_visible()
     page.tap("#summary-close")
     page.tap("#next-round")
-    page.wait_for_function("window.fivesState().view && window.fivesState().view.round === 1")
+    page.wait_for_function("() => window.fivesState().view && window.fivesState().view.round === 1")
     expect(page.locator("#next-round")).to_have_count(0)
     # the phone buzzed when a turn began (the browser allows it after the first tap)
     assert page.evaluate("window.vibrations.length") >= 1
@@ -439,7 +439,7 @@ def test_lobby_to_own_tiles_on_a_slow_connection(browser: Browser, live_server: 
     cdp.on("Network.loadingFinished", lambda e: wire.__setitem__(e["requestId"], int(e["encodedDataLength"])))
     page.goto(f"{live_server}/?seed=9")
     expect(page.locator('#game-picks .game-card[data-game="all-fives"]')).to_be_visible()
-    page.wait_for_function("window.lobbyAt > 0")
+    page.wait_for_function("() => window.lobbyAt > 0")
     lobby_ms = page.evaluate("window.lobbyAt")  # from the start of the navigation
     page.tap('#game-picks .game-card[data-game="all-fives"]')
     page.fill("#name", "आशा" if lang == "hi" else "Asha")
@@ -450,7 +450,7 @@ def test_lobby_to_own_tiles_on_a_slow_connection(browser: Browser, live_server: 
     wire.clear()
     page.tap("#play-now")
     expect(page.locator("#hand .hand-tile").first).to_be_visible(timeout=15000)
-    page.wait_for_function("window.tilesAt > 0")
+    page.wait_for_function("() => window.tilesAt > 0")
     tiles_ms = page.evaluate("window.tilesAt - Number(sessionStorage.getItem('tapAt'))")
     table_bytes = sum(n for rid, n in wire.items() if rid not in cached)
     # the catalogue was fetched once, by the lobby, under the client's version; the table page

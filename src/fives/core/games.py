@@ -279,6 +279,28 @@ class Config:
         side_arm_gate = rules.get("side_arm_gate", True)
         return Config(g, players, teams, target, hand_size, side_arm_gate)
 
+    @staticmethod
+    def from_header(data: Mapping[str, Any]) -> Config:
+        """The configuration a header names (``game``, ``players``, and optionally ``teams``,
+        ``target``, ``rules``): the one reader of :meth:`header` for records, bots' views and
+        the server's tables. Other keys are left to the caller. RulesError says what is
+        wrong."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"a header is a JSON object, not {type(data).__name__}")
+        for key in ("game", "players"):
+            if key not in data:
+                raise RulesError(f"missing field {key!r}")
+        rules = data.get("rules")
+        if rules is not None and not isinstance(rules, Mapping):
+            raise RulesError(f"field 'rules' must be an object, not {rules!r}")
+        return Config.make(
+            data["game"],
+            data["players"],
+            teams=data.get("teams"),
+            target=data.get("target"),
+            rules=rules or None,
+        )
+
     def counted_points(self, total: int, side_score: float) -> int:
         """What a play making this ends total adds to a side now at ``side_score``: AF-6/FT-6,
         and nothing where Fives and Threes would discard the event for passing the target."""

@@ -109,6 +109,7 @@ class Record:
     def from_data(data: Any) -> Record:
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object", key="not_object")
+        # the checks that have a translation; Config.from_header reads the header itself
         for key in ("game", "players", "rounds"):
             if key not in data:
                 raise RecordError(f"missing field {key!r}", key="missing_field", params={"field": key})
@@ -116,13 +117,7 @@ class Record:
         if rules is not None and not isinstance(rules, dict):
             raise RecordError("field 'rules' must be an object", key="rules_object")
         try:
-            config = Config.make(
-                data["game"],
-                data["players"],
-                teams=data.get("teams"),
-                target=data.get("target"),
-                rules=rules,
-            )
+            config = Config.from_header(data)
         except RulesError as exc:
             raise RecordError(str(exc), key=exc.key, params=exc.params) from None
         seats = data.get("seats")

@@ -64,6 +64,16 @@ export function tokenKey(table) {
   return `fives.token.${table}`;
 }
 
+// A private table's invite secret, kept by the browsers that were let in.
+export function inviteKey(table) {
+  return `fives.invite.${table}`;
+}
+
+// "?invite=..." for a private table's links (replay, record), or "".
+export function inviteQuery(invite) {
+  return invite ? `?invite=${encodeURIComponent(invite)}` : "";
+}
+
 export function gameName(game) {
   return t(`common.game.${game}`);
 }

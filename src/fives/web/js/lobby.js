@@ -1,6 +1,6 @@
 // The lobby: play now against a bot, create a table, join or watch an open one.
 import { initI18n, t } from "./i18n.js";
-import { el, api, getName, setName, tokenKey, gameName, seatName, toast } from "./common.js";
+import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toast } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
@@ -15,6 +15,7 @@ function nameOrDefault() {
 
 async function enter(res) {
   if (res.token) localStorage.setItem(tokenKey(res.table), res.token);
+  if (res.invite) localStorage.setItem(inviteKey(res.table), res.invite);
   location.href = `/t/${encodeURIComponent(res.table)}`;
 }
 
@@ -98,6 +99,7 @@ function update() {
 
 async function create(e) {
   e.preventDefault();
+  if (!meta) return; // the form is not filled in yet
   const n = players();
   const seats = [{ kind: "human" }];
   for (let i = 1; i < n; i++) {
@@ -108,6 +110,7 @@ async function create(e) {
   const body = {
     game: $("game").value, players: n, seats, name: nameOrDefault(),
     turn_time: Number($("turn-time").value), target,
+    private: $("privacy-private").checked,
   };
   if (n === 4 && !$("teams-row").hidden) body.teams = $("teams").checked;
   if (seed !== undefined) body.seed = seed;
@@ -158,14 +161,15 @@ async function refresh() {
 }
 
 async function main() {
-  await initI18n(() => { fillGames(); refresh(); });
+  // the forms never submit natively, even when used before the page has finished loading
+  $("create-form").addEventListener("submit", create);
+  $("quick-form").addEventListener("submit", playNow);
+  await initI18n(() => { if (meta) fillGames(); refresh(); });
   meta = await api("/api/meta");
-  $("name").value = getName();
+  if (!$("name").value) $("name").value = getName();
   fillGames();
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
-  $("create-form").addEventListener("submit", create);
-  $("quick-form").addEventListener("submit", playNow);
   $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });
   refresh();
   setInterval(refresh, 4000);

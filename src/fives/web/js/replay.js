@@ -1,22 +1,23 @@
 // The replay viewer of a finished match: every hand face up; step, play, jump to a round.
 import { initI18n, t, points, plural } from "./i18n.js";
-import { el, api, gameName } from "./common.js";
+import { el, api, gameName, inviteQuery } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { summaryElement } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+// a private table's match opens only with its invite, carried by the link
+const access = inviteQuery(new URLSearchParams(location.search).get("invite"));
 let data = null;
 let round = 0;
 let step = 0;
 let timer = null;
-const BOTS = ["random", "easy", "medium", "hard", "expert", "cheat"];
-
 function seatLabel(i) {
   const name = (data.seats || [])[i];
   if (!name) return t("web.seat.n", { n: i + 1 });
-  return BOTS.includes(name) ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
+  // a bot by its seat's kind, never by its name
+  return (data.kinds || [])[i] === "bot" ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
 }
 
 function sideLabel(side) {
@@ -115,13 +116,13 @@ function fillRounds() {
 async function main() {
   await initI18n(() => { if (data) { fillRounds(); render(); } });
   try {
-    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
+    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay${access}`);
   } catch (err) {
     $("replay-error").hidden = false;
     $("replay-error").textContent = err.message;
     return;
   }
-  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record${access}`;
   fillRounds();
   $("round-select").addEventListener("change", (e) => go(Number(e.target.value), 0));
   $("first").addEventListener("click", () => go(round, 0));

@@ -3,7 +3,7 @@
 // back the action chosen. No rules here: legality, scoring and summaries come from the server,
 // and what a game is like (scoring, spinner, drawing, pass or knock, score sheet) from its info.
 import { initI18n, t, points, plural, pickLang } from "./i18n.js";
-import { el, getName, setName, tokenKey, gameName, seatName, seatShort, sideName, toast, copyText } from "./common.js";
+import { el, getName, setName, tokenKey, inviteKey, inviteQuery, gameName, seatName, seatShort, sideName, toast, copyText } from "./common.js";
 import { tileSvg, tileBack } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
@@ -22,6 +22,9 @@ let ready = false; // the catalogue is loaded: messages are drawn from then on
 const early = [];
 let mySeat = null;
 let token = localStorage.getItem(tokenKey(tableId));
+// A private table's invite: from the link that brought us here, or kept from an earlier visit.
+let invite = new URLSearchParams(location.search).get("invite") || localStorage.getItem(inviteKey(tableId));
+let refused = false;
 let last = null; // the last state message
 let selected = null; // the selected tile ("a-b")
 let retry = 400;
@@ -45,6 +48,7 @@ function connect() {
     $("conn-status").hidden = true;
     const hello = { type: "hello", lang };
     if (token) hello.token = token;
+    if (invite) hello.invite = invite;
     ws.send(JSON.stringify(hello));
   });
   ws.addEventListener("message", (e) => {
@@ -58,8 +62,13 @@ function connect() {
       showNotFound();
       return;
     }
+    if (e.code === 4403 || refused) {
+      showRefused(t("web.error.private_table"));
+      return;
+    }
     $("conn-status").hidden = false;
     $("conn-status").textContent = t("web.conn.reconnecting");
+    if (e.code === 4429) retry = 8000; // too many connections or watchers: come back later
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
@@ -67,6 +76,12 @@ function connect() {
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function showRefused(text) {
+  $("conn-status").hidden = false;
+  $("conn-status").textContent = text;
+  document.body.classList.add("ready");
 }
 
 function showNotFound() {
@@ -79,6 +94,10 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       mySeat = msg.seat;
+      if (msg.invite) {
+        invite = msg.invite;
+        localStorage.setItem(inviteKey(tableId), invite);
+      }
       break;
     case "joined":
       mySeat = msg.seat;
@@ -94,6 +113,7 @@ function onMessage(msg) {
         token = null;
       }
       if (msg.code === "not_found") { showNotFound(); return; }
+      if (msg.code === "private_table") { refused = true; showRefused(msg.message); return; }
       sentN = -1;
       if (msg.code !== "stale") toast(msg.message, "error");
       break;
@@ -107,6 +127,7 @@ function onMessage(msg) {
 
 function goRematch(id) {
   if (token) localStorage.setItem(tokenKey(id), token);
+  if (invite) localStorage.setItem(inviteKey(id), invite);
   location.href = `/t/${encodeURIComponent(id)}`;
 }
 
@@ -190,7 +211,9 @@ function renderJoin(info) {
 }
 
 function renderWaiting(info) {
-  $("share-link").value = location.href.split("?")[0];
+  const here = `${location.origin}/t/${encodeURIComponent(tableId)}`;
+  $("share-link").value = info.private ? here + inviteQuery(invite) : here;
+  $("share-text").textContent = t(info.private ? "web.waiting.share_private" : "web.waiting.share");
   const list = $("waiting-seats");
   list.replaceChildren();
   info.seats.forEach((s, i) => {
@@ -735,8 +758,8 @@ function renderResult(result) {
   body.append(scoreList(result.scores, last.summary ? last.summary.points : null, sideLabel));
   body.append(el("p", { class: "muted" }, t("web.result.rounds", { n: result.rounds })));
   $("result-body").replaceChildren(body);
-  $("download-btn").href = `/api/matches/${encodeURIComponent(tableId)}/record`;
-  $("replay-btn").href = `/replay/${encodeURIComponent(tableId)}`;
+  $("download-btn").href = `/api/matches/${encodeURIComponent(tableId)}/record${inviteQuery(invite)}`;
+  $("replay-btn").href = `/replay/${encodeURIComponent(tableId)}${inviteQuery(invite)}`;
   const rematch = $("rematch-btn");
   rematch.hidden = mySeat == null;
   rematch.textContent = info.rematch ? t("web.result.join_rematch") : t("web.result.rematch");
