@@ -22,6 +22,9 @@ ERROR_TEXT: Final[dict[str, str]] = {
     "end_form": "an end is one of W, E, N, S, not {text}",
     "action_form": "an action is 'a-b', 'a-b@X' (X one of W, E, N, S), 'draw' or 'pass', not {text}",
     # games and house rules (games.py)
+    "header_object": "a header is a JSON object, not {kind}",
+    "missing_field": "missing field '{field}'",
+    "rules_object": "field 'rules' must be an object, not {value}",
     "unknown_game": "unknown game {name}: one of {known}",
     "players_count": "players must be 2, 3 or 4, not {value}",
     "teams_bool": "teams must be true or false, not {value}",

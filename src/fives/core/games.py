@@ -286,13 +286,13 @@ class Config:
         the server's tables. Other keys are left to the caller. RulesError says what is
         wrong."""
         if not isinstance(data, Mapping):
-            raise RulesError(f"a header is a JSON object, not {type(data).__name__}")
+            raise RulesError("header_object", kind=type(data).__name__)
         for key in ("game", "players"):
             if key not in data:
-                raise RulesError(f"missing field {key!r}")
+                raise RulesError("missing_field", field=key)
         rules = data.get("rules")
         if rules is not None and not isinstance(rules, Mapping):
-            raise RulesError(f"field 'rules' must be an object, not {rules!r}")
+            raise RulesError("rules_object", value=repr(rules))
         return Config.make(
             data["game"],
             data["players"],
