@@ -5,6 +5,11 @@ plays them all at once from this process: at each table one simulated person (a 
 that answers at once with a random legal action) against bots, plus one spectator. A finished
 match is followed by a rematch, so every table stays busy for the whole run.
 
+Each table is driven from its own loopback address (127.1.x.y), as many people would be, so
+the server's per-address limits apply to each simulated person and not to the benchmark as
+a whole; and each connection paces its messages to the limits the server announces
+(/api/meta), resending a move the server refused as too fast.
+
 Reported: actions per second over all tables, and the time from an action being accepted by
 the server (the `t` stamp of each broadcast) to its broadcast arriving at a client, 50th/90th/
 99th percentile and max, over every message received by every seat and spectator; also the
@@ -44,6 +49,7 @@ class Stats:
     messages: int = 0
     matches: int = 0
     errors: int = 0
+    resent: int = 0
 
 
 def pct(values: list[float], p: float) -> float:
@@ -54,17 +60,54 @@ def pct(values: list[float], p: float) -> float:
     return values[k]
 
 
+def source_address(base: str, i: int) -> str | None:
+    """The loopback address table ``i`` is driven from (Linux routes all of 127/8 to lo); a
+    server elsewhere sees this machine's own address."""
+    host = base.split("//", 1)[1].rsplit(":", 1)[0]
+    return f"127.1.{i // 250}.{i % 250 + 1}" if host.startswith("127.") else None
+
+
+class Pacer:
+    """A client-side token bucket: wait before sending so as never to pass the server's
+    per-connection limit."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.tokens = float(burst)
+        self.burst = float(burst)
+        self.stamp = time.monotonic()
+
+    async def wait(self) -> None:
+        while True:
+            now = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+            if self.tokens >= 1.0:
+                self.tokens -= 1.0
+                return
+            await asyncio.sleep((1.0 - self.tokens) / self.rate)
+
+
 class TableDriver:
     """One table: a person's seat and a spectator, kept playing (rematches) until stopped."""
 
-    def __init__(self, base: str, table: str, token: str, stats: Stats, rng: random.Random) -> None:
+    def __init__(self, base: str, table: str, token: str, stats: Stats, rng: random.Random,
+                 source: str | None, limits: dict[str, Any]) -> None:
         self.ws_base = base.replace("http://", "ws://")
         self.table = table
         self.token = token
         self.stats = stats
         self.rng = rng
+        self.source = source
+        # a little under the server's rate: its clock and ours do not tick together
+        self.rate = float(limits["messages_per_second"]) * 0.9
+        self.burst = max(1, int(limits["burst"]) // 2)
         self.sent: dict[int, float] = {}
         self.stop = False
+
+    def connect(self, table: str) -> Any:
+        local = {"local_addr": (self.source, 0)} if self.source else {}
+        return websockets.connect(f"{self.ws_base}/ws/{table}", max_size=2**22, **local)
 
     async def run(self) -> None:
         while not self.stop:
@@ -74,7 +117,7 @@ class TableDriver:
             self.table = next_table
 
     async def spectate(self, table: str, done: asyncio.Event) -> None:
-        async with websockets.connect(f"{self.ws_base}/ws/{table}", max_size=2**22) as ws:
+        async with self.connect(table) as ws:
             await ws.send(json.dumps({"type": "hello"}))
             while not done.is_set():
                 try:
@@ -95,9 +138,16 @@ class TableDriver:
         spectator = asyncio.get_running_loop().create_task(self.spectate(self.table, done))
         seen_n = -1
         readied = -1
+        pacer = Pacer(self.rate, self.burst)
+        last_act: dict[str, Any] | None = None
+
+        async def send(ws: Any, msg: dict[str, Any]) -> None:
+            await pacer.wait()
+            await ws.send(json.dumps(msg))
+
         try:
-            async with websockets.connect(f"{self.ws_base}/ws/{self.table}", max_size=2**22) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            async with self.connect(self.table) as ws:
+                await send(ws, {"type": "hello", "token": self.token})
                 while not self.stop:
                     text = await ws.recv()
                     now = time.time()
@@ -107,7 +157,11 @@ class TableDriver:
                         self.stats.matches += 1
                         return str(msg["table"])
                     if kind == "error":
-                        self.stats.errors += 1
+                        if msg["code"] == "rate_limited" and last_act is not None:
+                            self.stats.resent += 1  # refused as too fast: say it again
+                            await send(ws, last_act)
+                        elif msg["code"] != "stale":
+                            self.stats.errors += 1
                         continue
                     if kind != "state":
                         continue
@@ -122,14 +176,14 @@ class TableDriver:
                         if self.stats.measuring:
                             self.stats.actions += 1
                     if msg["result"] is not None:
-                        await ws.send(json.dumps({"type": "rematch"}))
+                        await send(ws, {"type": "rematch"})
                         continue
                     view = msg["view"]
                     summary = msg["summary"]
                     if summary is not None:
                         if summary["round"] != readied and msg["you"] in msg["info"]["waiting_for"]:
                             readied = summary["round"]
-                            await ws.send(json.dumps({"type": "ready"}))
+                            await send(ws, {"type": "ready"})
                         continue
                     if view and view["turn"] == msg["you"] and view["legal"]:
                         legal = view["legal"]
@@ -138,8 +192,8 @@ class TableDriver:
                         if n - 1 in self.sent or n + 1 in self.sent:
                             continue
                         self.sent[n + 1] = time.time()
-                        await ws.send(json.dumps({"type": "act", "action": self.rng.choice(legal),
-                                                  "n": n}))
+                        last_act = {"type": "act", "action": self.rng.choice(legal), "n": n}
+                        await send(ws, last_act)
         except (websockets.ConnectionClosed, OSError):
             self.stats.errors += 1
             await asyncio.sleep(0.5)
@@ -162,18 +216,24 @@ async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> 
     stats = Stats()
     rng = random.Random(args.seed)
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": args.level}] * (args.players - 1)
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
-        async def create(i: int) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        limits = (await client.get(f"{base}/api/meta")).json()["limits"]
+    gate = asyncio.Semaphore(50)
+
+    async def create(i: int) -> dict[str, Any]:
+        # each simulated person makes their table from their own address
+        transport = httpx.AsyncHTTPTransport(local_address=source_address(base, i))
+        async with gate, httpx.AsyncClient(transport=transport, timeout=30) as client:
             r = await client.post(f"{base}/api/tables", json={
                 "game": args.game, "players": args.players, "seats": seats,
                 "name": f"load{i}", "turn_time": 0})
             r.raise_for_status()
-            return r.json()
+            return dict(r.json())
 
-        created = await asyncio.gather(*(create(i) for i in range(args.tables)))
-    drivers = [TableDriver(base, c["table"], c["token"], stats, random.Random(rng.random()))
-               for c in created]
+    created = await asyncio.gather(*(create(i) for i in range(args.tables)))
+    drivers = [TableDriver(base, c["table"], c["token"], stats, random.Random(rng.random()),
+                           source_address(base, i), limits)
+               for i, c in enumerate(created)]
     tasks = [asyncio.get_running_loop().create_task(d.run()) for d in drivers]
     await asyncio.sleep(args.warmup)
     cpu0 = cpu_seconds(server_pid) if server_pid else None
@@ -209,6 +269,7 @@ async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> 
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 1) if cpu0 is not None else None,
         "matches_finished": stats.matches,
         "client_errors": stats.errors,
+        "moves_resent_after_rate_limit": stats.resent,
         "mean_latency_ms": round(statistics.fmean(lat), 2) if lat else None,
     }
 

@@ -21,6 +21,7 @@ import pytest
 import fives
 from clikit import FIVES
 from examplekit import EXAMPLES, example_records, needs_examples
+from fives.core.errors import ERROR_TEXT
 from fives.core.record import Record, replay_state, report_of
 from fives.core.state import REASON_TEXT, IllegalAction
 from fives.i18n import LANGUAGES, catalogue, reason_text
@@ -62,7 +63,9 @@ def fives_cli(*args: str | Path, env: dict[str, str] | None = None) -> subproces
 def english_words(text: str, game: str | None = None) -> set[str]:
     """Words of two or more Latin letters: tiles (``3-5``), end letters (W, E, N, S), digits and
     punctuation are language-neutral and never match; so is the game's name as the record and
-    ``--game`` write it (``all-fives``), shown beside its title."""
+    ``--game`` write it (``all-fives``), shown beside its title, and the ``error:`` that begins
+    an error line in every language (RECORD.md)."""
+    text = text.removeprefix("error: ")
     if game is not None:
         text = text.replace(f"({game})", "")
     return set(re.findall(r"[A-Za-z]{2,}", text))
@@ -182,9 +185,9 @@ def test_a_bad_record_in_hindi_is_one_error_line_with_a_hindi_reason(
     data["rounds"][0]["actions"][1] = "6-6@N"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
-    line = one_error_line(fives_cli("replay", bad, "--lang", "hi", *json_flag), "त्रुटि: ")
+    line = one_error_line(fives_cli("replay", bad, "--lang", "hi", *json_flag), "error: ")
     assert line == (
-        f"त्रुटि: {bad}: दौर 1, चाल 2, सीट 1, '6-6@N': सीट 1 के हाथ में 6-6 नहीं है "
+        f"error: {bad}: दौर 1, चाल 2, सीट 1, '6-6@N': सीट 1 के हाथ में 6-6 नहीं है "
         "(वैध चालें: 0-0@W, 0-6@W)"
     )
     english = one_error_line(fives_cli("replay", bad, "--lang", "en", *json_flag), "error: ")
@@ -195,15 +198,15 @@ def test_a_bad_record_in_hindi_is_one_error_line_with_a_hindi_reason(
 
 
 def test_other_errors_in_hindi(tmp_path: Path) -> None:
-    line = one_error_line(fives_cli("replay", tmp_path / "x.json", "--lang", "hi"), "त्रुटि: ")
+    line = one_error_line(fives_cli("replay", tmp_path / "x.json", "--lang", "hi"), "error: ")
     assert "पढ़ा नहीं जा सका" in line
     line = one_error_line(
-        fives_cli("replay", tmp_path / "x.json", "--json", "--layout", "--lang", "hi"), "त्रुटि: "
+        fives_cli("replay", tmp_path / "x.json", "--json", "--layout", "--lang", "hi"), "error: "
     )
     assert not english_words(line.replace("--layout", "").replace("--json", ""))
     raw = tmp_path / "bin.json"
     raw.write_bytes(b"\xff\xfe\x00")
-    line = one_error_line(fives_cli("replay", raw, "--lang", "hi"), "त्रुटि: ")
+    line = one_error_line(fives_cli("replay", raw, "--lang", "hi"), "error: ")
     assert "UTF-8 पाठ नहीं है" in line
 
 
@@ -300,14 +303,23 @@ def test_every_key_exists_non_empty_in_both_languages_with_the_same_placeholders
 
 
 def test_every_engine_reason_has_its_catalogue_text() -> None:
+    """The engine's refusals and its bad-input errors, each in English as the engine says it
+    and in Hindi."""
     en, hi = catalogue("en"), catalogue("hi")
-    for key, text in REASON_TEXT.items():
+    for key, text in {**REASON_TEXT, **ERROR_TEXT}.items():
         assert en[f"engine.reason.{key}"] == text, key  # English as the engine says it
         assert DEVANAGARI.search(hi[f"engine.reason.{key}"]), key
 
 
 def test_hindi_engine_and_replay_texts_are_hindi() -> None:
-    allowed = {"RECORD", "md", "JSON", "Lines", "UTF", "json", "layout", "en", "hi"}
+    # the record's own field names (RECORD.md) stay as written
+    allowed = {"RECORD", "md", "JSON", "Lines", "UTF", "json", "layout", "en", "hi", "rules", "seats",
+               "rounds", "leader", "hands", "actions", "teams", "true", "false", "hand", "size",
+               # actions as RECORD.md writes them
+               "draw", "pass",
+               # option and bot names, typed as written
+               "seat", "round", "top", "random", "easy", "medium", "hard", "expert", "cheat",
+               "cmd", "COMMAND"}
     for area in AREAS:
         for key, text in json.loads((LOCALES / "hi" / area).read_text(encoding="utf-8")).items():
             plain = re.sub(r"\{\w*\}", "", text)
@@ -345,3 +357,15 @@ def test_every_key_the_shared_phrasing_and_replay_ask_for_exists() -> None:
     for lang in LANGUAGES:
         missing = sorted(k for k in used if k not in catalogue(lang))
         assert not missing, (lang, missing)
+
+
+def test_a_rejected_record_begins_error_whatever_the_locale(tmp_path: Path) -> None:
+    """RECORD.md: a rejected record is one line on standard error that starts with ``error:``,
+    even where the locale asks for Hindi (the reason after it is then in Hindi)."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "all-fives", "players": 9, "rounds": []}', encoding="utf-8")
+    env = {**os.environ, "LANG": "hi_IN.UTF-8", "LC_ALL": "hi_IN.UTF-8"}
+    proc = subprocess.run([FIVES, "replay", str(bad), "--json"], capture_output=True,
+                          text=True, env=env, timeout=60, check=False)
+    line = one_error_line(proc, "error: ")
+    assert re.search("[\u0900-\u097f]", line), line

@@ -32,6 +32,7 @@ __all__ = ["COMPILED_MODULES", "CoreBuild", "MANIFEST", "build", "install", "sou
 #: The modules mypyc compiles: the whole rules engine, the bots' search and the engine
 #: benchmark's loop (what profiles of play, search and ``fives bench engine`` show hot).
 COMPILED_MODULES: tuple[str, ...] = (
+    "fives.core.errors",
     "fives.core.tiles",
     "fives.core.games",
     "fives.core.pickling",

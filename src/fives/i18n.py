@@ -71,7 +71,8 @@ def reason_text(
 
     ``reason`` is an :class:`~fives.core.state.IllegalAction`, a
     :class:`~fives.core.record.RecordError`, a :class:`~fives.core.state.Reason` (anything with
-    ``key`` and ``params``), or a key of :data:`fives.core.state.REASON_TEXT` with its
+    ``key`` and ``params``: a refusal, or bad input of :mod:`fives.core.errors`), or a key of
+    :data:`fives.core.state.REASON_TEXT` with its
     ``params``. The text is the catalogue's ``engine.reason.<key>``; a ``game`` parameter (the
     game's name) reads as the game's title. Without a key (a record's format fault, a deal the
     game does not allow) the English reason is returned as it is.
@@ -90,4 +91,7 @@ def reason_text(
     game = values.get("game")
     if isinstance(game, str) and f"common.game.{game}" in catalogue(lang):
         values["game"] = t(f"common.game.{game}", lang)
+    rule = values.get("rule")
+    if isinstance(rule, str) and f"engine.reason.lead.{rule}" in catalogue(lang):
+        values["why"] = t(f"engine.reason.lead.{rule}", lang)  # why a seat must lead
     return t(full, lang, **values)

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from fives.bots import make_bot
+from fives.bots.host import Seeds, deal_round
 from fives.core.games import Config
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, DRAW, PASS
 from fives.core.view import view_of
-from fives.server.table import bot_rng, deal_rng
 from server.harness import fast_settings, running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -66,8 +66,8 @@ def simulate_first_round(seed: int) -> dict[str, Any]:
     """The first round of All Fives (you against the easy bot) exactly as the server plays it
     for this seed, with the test clicking ``human_policy``."""
     state = State(Config.make("all-fives", 2))
-    state.deal_next(deal_rng(seed, 0))
-    n = 1
+    seeds = Seeds(seed)
+    deal_round(state, seeds)
     bot = make_bot("easy")
     out = {"side_arm": False, "draws": 0, "turns": 0, "actions": 0}
     while state.round_end is None:
@@ -85,10 +85,10 @@ def simulate_first_round(seed: int) -> dict[str, Any]:
         elif len(codes) == 1:
             code = codes[0]
         else:
-            rng = random.Random(bot_rng(seed, n).getrandbits(64))
+            decision = seeds.decision(seat, state.round_index, len(state.log))
+            rng = random.Random(decision.getrandbits(64))
             code = int(bot.choose(view_of(state, seat), rng))
         state.apply_code(code)
-        n += 1
         out["actions"] += 1
     out["over"] = state.over
     return out
@@ -102,3 +102,19 @@ def find_seed(need_draw: bool = True, need_side: bool = True, start: int = 1) ->
         if (r["draws"] > 0 or not need_draw) and (r["side_arm"] or not need_side):
             return seed
     raise RuntimeError("no seed gives a side arm and a draw")
+
+
+def state(page: Any) -> dict[str, Any] | None:
+    return page.evaluate("window.fivesState ? window.fivesState() : null")
+
+
+def my_choice(st: dict[str, Any] | None) -> list[str] | None:
+    """The legal actions when it is this page's turn with a real choice (not a forced draw)."""
+    if not st or not st["view"] or st["summary"] or st["result"]:
+        return None
+    view = st["view"]
+    if st["you"] is None or view["turn"] != st["you"] or not view["legal"]:
+        return None
+    if view["legal"] in (["draw"], ["pass"]):
+        return None
+    return view["legal"]

@@ -9,6 +9,8 @@ import json
 import random
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,13 +22,19 @@ import uvicorn
 import websockets
 
 from fives.server import Settings, create_app
+from fives.server.serving import uvicorn_config
 
 TILE = re.compile(r"\b([0-6])-([0-6])\b")
 
 
 def fast_settings(db: str, **kw: Any) -> Settings:
+    """Instant bots, no limits in the way (every test client comes from one address), and the
+    development mode that lets a test choose a table's seed (so it can predict the deals)."""
     base = dict(db=db, bot_delay=0.0, forced_delay=0.0, round_pause=0.0, bot_workers=0,
-                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0)
+                rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True,
+                seats_per_address=10000, open_seats_per_address=4, connections_per_address=1000,
+                connects_per_minute=0.0, address_rate=0.0, tables_per_address=10000,
+                max_bot_tables=10000, bot_tables_per_address=10000, lobby_per_address=10000)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 
@@ -37,7 +45,7 @@ def running_server(settings: Settings, store: Any = None) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(settings, store), log_level="critical", access_log=False)
+    config = uvicorn_config(create_app(settings, store), settings, log_level="critical")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -54,6 +62,41 @@ def running_server(settings: Settings, store: Any = None) -> Iterator[str]:
         sock.close()
 
 
+@contextlib.contextmanager
+def serve(db: str, *options: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``fives serve`` in its own process (instant bots, the development seeds, and any
+    ``options``) on a free port; yield the process and its base URL. Killed on the way out if
+    still running."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
+         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
+         "--dev-seeds", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        match = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert match, f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        base = match.group(0)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.05)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
+
+
 def create_table(base: str, **spec: Any) -> dict[str, Any]:
     r = httpx.post(f"{base}/api/tables", json=spec, timeout=10)
     assert r.status_code == 201, r.text
@@ -68,6 +111,7 @@ class SeatClient:
     table: str
     token: str | None = None
     lang: str = "en"
+    invite: str | None = None  # a private table's invite (from its creation)
     messages: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     seat: int | None = None
@@ -84,6 +128,8 @@ class SeatClient:
             msg: dict[str, Any] = {"type": "hello", "lang": self.lang}
             if self.token:
                 msg["token"] = self.token
+            if self.invite:
+                msg["invite"] = self.invite
             await self.send(msg)
             welcome = await self.wait(lambda m: m["type"] == "welcome")
             self.seat = welcome["seat"]
@@ -122,6 +168,8 @@ class SeatClient:
                 if pred(self.messages[i]):
                     return self.messages[i]
                 i += 1
+            if self._task is not None and self._task.done():
+                raise ConnectionError(f"closed without such a message; last: {self.messages[-1:]}")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no such message; last: {self.messages[-1:]}")
@@ -132,6 +180,21 @@ class SeatClient:
     async def next_message(self, timeout: float = 10.0) -> dict[str, Any]:
         start = len(self.messages)
         return await self.wait(lambda m: True, timeout, start)
+
+
+async def seat_both(base: str, created: dict[str, Any],
+                    lang: str = "en") -> tuple[SeatClient, SeatClient]:
+    """The creator of a two-person table in seat 0 and a friend (with the invite) joining seat
+    1 as Bea; both once they see the first deal."""
+    a = await SeatClient(base, created["table"], created["token"], lang=lang).connect()
+    b = await SeatClient(base, created["table"], lang=lang, invite=created["invite"]).connect()
+    await b.send({"type": "join", "seat": 1, "name": "Bea"})
+    joined = await b.wait(lambda m: m["type"] == "joined")
+    b.seat = 1
+    b.token = joined["token"]
+    for c in (a, b):
+        await c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+    return a, b
 
 
 async def play_to_end(clients: list[SeatClient], rng: random.Random, timeout: float = 120.0,

@@ -62,8 +62,10 @@ def _used_keys() -> set[str]:
 
 
 def test_every_used_key_exists() -> None:
+    """A key the pages use exists, or (for a count) its plural forms do."""
     en = catalogue("en")
-    missing = sorted(k for k in _used_keys() if k not in en)
+    missing = sorted(k for k in _used_keys()
+                     if k not in en and not (f"{k}.one" in en and f"{k}.other" in en))
     assert not missing, missing
 
 
@@ -86,3 +88,31 @@ def test_english_rules_carry_the_numbers_of_rules_md() -> None:
     assert "250" in en["rules.all-fives.body"] and "| 2 | 9 |" in en["rules.all-fives.body"]
     assert "exactly 61" in en["rules.fives-and-threes.body"]
     assert "150" in en["rules.muggins.body"] and "100" in en["rules.draw.body"]
+
+
+def test_one_name_per_game_everywhere() -> None:
+    """Each game has one name in each language, used by every page, the terminal and the
+    replay account alike (issue 11): no second key for it, and no other spelling of it."""
+    for lang in LANGUAGES:
+        cat = catalogue(lang)
+        names = [cat[f"common.game.{g}"] for g in ("all-fives", "fives-and-threes", "muggins", "draw", "block")]
+        games = "all-fives|fives-and-threes|muggins|draw|block"
+        assert not [k for k in cat if re.fullmatch(rf"[a-z]+\.game\.({games})", k) and not k.startswith("common.")]
+        for key, text in cat.items():
+            rest = text
+            for name in sorted(names, key=len, reverse=True):
+                rest = rest.replace(name, "")
+            if lang == "hi":
+                # what is left of a transliterated name is another spelling of it
+                assert not re.search(r"फ़?ाइव्स|थ्रीज़|मगि[नं]", rest), (key, text[:120])
+            else:
+                assert not re.search(r"Fives (&|and) threes|All-Fives|Fives & Threes", rest), (key, text[:120])
+
+
+def test_no_developer_text_on_player_pages() -> None:
+    """Pages a player reads never send them to RULES.md, RECORD.md or a command line."""
+    for lang in LANGUAGES:
+        for key, text in catalogue(lang).items():
+            if key.split(".")[0] not in ("web", "rules", "common"):
+                continue
+            assert not re.search(r"RULES\.md|RECORD\.md|fives replay|`|\b(AF|FT|MG|DB|SP)-\d+\b", text), (lang, key)

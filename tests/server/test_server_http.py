@@ -4,7 +4,9 @@ and translated errors (never a traceback)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import re
 
 import httpx
 import pytest
@@ -35,6 +37,37 @@ def test_catalogue_endpoint(shared_server: str) -> None:
         assert data["lang"] == lang
         assert data["messages"]["common.points"]
     assert httpx.get(f"{shared_server}/api/i18n/fr", timeout=5).status_code == 404
+
+
+def test_text_is_compressed_and_the_client_is_cached_by_version(shared_server: str) -> None:
+    """Issue 11: gzip for text; the client's files under a content-hashed URL for a year; pages
+    and catalogues revalidated by ETag (a 304 costs a few bytes)."""
+    gz = {"Accept-Encoding": "gzip"}
+    page = httpx.get(f"{shared_server}/t/abc123", headers=gz, timeout=5)
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-cache"
+    version = re.search(r'"/static/([0-9a-f]{12})/js/table\.js"', page.text).group(1)
+    assert '"/static/js/' not in page.text and '"/static/css/' not in page.text
+    assert httpx.get(f"{shared_server}/t/abc123", timeout=5,
+                     headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+    script = httpx.get(f"{shared_server}/static/{version}/js/table.js", headers=gz, timeout=5)
+    assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"
+    assert script.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert int(script.headers["content-length"]) < len(script.content) / 2
+    # the plain URL still works, revalidated
+    assert httpx.get(f"{shared_server}/static/js/table.js", timeout=5).headers["cache-control"] == "no-cache"
+    for lang in ("en", "hi"):
+        fixed = httpx.get(f"{shared_server}/api/i18n/{lang}?v={version}", headers=gz, timeout=5)
+        assert fixed.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert fixed.headers["content-encoding"] == "gzip"
+        # the Hindi catalogue: about 74 KB of text, about 13 KB on the wire
+        assert int(fixed.headers["content-length"]) < len(fixed.content) / 3
+        # only what the browser reads (the terminal's words stay home)
+        assert {key.split(".")[0] for key in fixed.json()["messages"]} == {"web", "common", "rules"}
+        plain = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5)
+        assert plain.headers["cache-control"] == "no-cache"
+        again = httpx.get(f"{shared_server}/api/i18n/{lang}", timeout=5,
+                          headers={"If-None-Match": plain.headers["etag"]})
+        assert again.status_code == 304 and not again.content
 
 
 def test_meta(shared_server: str) -> None:
@@ -70,11 +103,14 @@ def test_create_validation_is_translated(shared_server: str, spec: dict, code: s
     assert r.json()["message"] == hi
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def test_bad_bodies(shared_server: str) -> None:
-    r = httpx.post(f"{shared_server}/api/tables", content=b"{nope", timeout=5)
+    r = httpx.post(f"{shared_server}/api/tables", content=b"{nope", headers=JSON, timeout=5)
     assert r.status_code == 400 and r.json()["error"] == "bad_json"
-    r = httpx.post(f"{shared_server}/api/tables", content=b"x" * 9000, timeout=5)
-    assert r.json()["error"] == "too_big"
+    r = httpx.post(f"{shared_server}/api/tables", content=b"x" * 9000, headers=JSON, timeout=5)
+    assert r.status_code == 413 and r.json()["error"] == "too_big"
     r = httpx.post(f"{shared_server}/api/play-now", json=[1], timeout=5)
     assert r.json()["error"] == "bad_request"
 
@@ -174,3 +210,83 @@ def test_table_creation_is_rate_limited_per_address(tmp_path) -> None:
         assert codes[:3] == [201, 201, 201] and codes[3:] == [429, 429]
         r = httpx.post(f"{base}/api/tables?lang=hi", json={"name": "A"}, timeout=5)
         assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+
+
+BAD_VALUES = [2.0, 3.5, "2", None, True, [], {}, -1, 2**63, 10**30, "x" * 300, float("inf")]
+
+
+@pytest.mark.parametrize("field", ["players", "target", "turn_time", "teams", "game", "name",
+                                   "seats", "private", "level", "watch"])
+@pytest.mark.parametrize("path", ["/api/tables", "/api/play-now"])
+def test_bad_values_in_every_field_are_refused_cleanly(shared_server: str, field: str,
+                                                       path: str) -> None:
+    """`players: 2.0` gave a 500: every field, any value, is refused with a clear error (or
+    accepted), never a server error."""
+    for value in BAD_VALUES:
+        body = json.dumps({"name": "Asha", field: value}).replace("Infinity", "1e999")
+        r = httpx.post(shared_server + path, content=body, timeout=5,
+                       headers={"Content-Type": "application/json"})
+        assert r.status_code in (201, 400), (field, value, r.status_code, r.text)
+        if r.status_code == 400:
+            assert r.json()["error"] and r.json()["message"], (field, value)
+    r = httpx.post(shared_server + path, json={"name": "Asha", "players": 2.0}, timeout=5)
+    assert r.status_code == 400 and r.json()["error"] == "bad_players"
+
+
+def test_bad_seat_entries_are_refused_cleanly(shared_server: str) -> None:
+    for value in BAD_VALUES:
+        for seat in ({"kind": value}, {"kind": "bot", "level": value}, value):
+            body = {"name": "Asha", "seats": [{"kind": "human"}, seat]}
+            r = httpx.post(f"{shared_server}/api/tables", timeout=5,
+                           content=json.dumps(body).replace("Infinity", "1e999"),
+                           headers={"Content-Type": "application/json"})
+            assert r.status_code == 400, (seat, r.text)
+            assert r.json()["error"] in ("bad_seats", "bad_level")
+
+
+@pytest.mark.parametrize("offset", ["-1", str(2**63), str(10**40), "x", "1e3"])
+def test_a_bad_history_offset_is_refused(shared_server: str, offset: str) -> None:
+    r = httpx.get(f"{shared_server}/api/matches", params={"offset": offset}, timeout=5)
+    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+    assert httpx.get(f"{shared_server}/api/matches?offset=0", timeout=5).status_code == 200
+
+
+def test_another_site_cannot_create_tables_or_frame_the_pages(shared_server: str) -> None:
+    """A cross-site text/plain POST created tables: a page elsewhere could use its visitors'
+    browsers (and addresses) against the server."""
+    body = json.dumps({"name": "Asha"})
+    r = httpx.post(f"{shared_server}/api/play-now", content=body, timeout=5,
+                   headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415 and r.json()["error"] == "bad_content_type"
+    for origin in ("https://evil.example", "null", "http://127.0.0.1:1"):
+        r = httpx.post(f"{shared_server}/api/play-now", content=body, timeout=5,
+                       headers={**JSON, "Origin": origin})
+        assert r.status_code == 403 and r.json()["error"] == "bad_origin", origin
+    # the server's own pages may
+    r = httpx.post(f"{shared_server}/api/play-now", content=body, timeout=5,
+                   headers={**JSON, "Origin": shared_server})
+    assert r.status_code == 201
+    page = httpx.get(f"{shared_server}/", timeout=5)
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert page.headers["x-frame-options"] == "DENY"
+    assert page.headers["referrer-policy"] == "same-origin"
+    assert page.headers["x-content-type-options"] == "nosniff"
+
+
+def test_another_sites_page_cannot_open_a_table_socket(shared_server: str) -> None:
+    import websockets
+
+    created = httpx.post(f"{shared_server}/api/play-now", json={"name": "Asha"},
+                         timeout=5).json()
+    url = shared_server.replace("http://", "ws://") + f"/ws/{created['table']}"
+
+    async def go() -> None:
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(url, origin="https://evil.example")
+        assert refused.value.response.status_code == 403
+        async with websockets.connect(url, origin=shared_server) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+
+    asyncio.run(go())

@@ -33,13 +33,13 @@ def test_whole_match_no_leaks(shared_server: str, game: str, players: int) -> No
         first = await SeatClient(base, table, created["token"]).connect()
         clients = [first]
         if humans == 2:
-            second = await SeatClient(base, table).connect()
+            second = await SeatClient(base, table, invite=created["invite"]).connect()
             await second.send({"type": "join", "seat": 1, "name": "Bea"})
             joined = await second.wait(lambda m: m["type"] == "joined")
             assert joined["seat"] == 1
             second.seat = 1
             clients.append(second)
-        spectator = await SeatClient(base, table).connect()
+        spectator = await SeatClient(base, table, invite=created["invite"]).connect()
         last = await play_to_end(clients, rng, timeout=240)
         await spectator.wait(lambda m: m["type"] == "state" and m["result"] is not None)
         for c in [*clients, spectator]:
@@ -49,7 +49,8 @@ def test_whole_match_no_leaks(shared_server: str, game: str, players: int) -> No
     clients, spectator, last = asyncio.run(run())
     assert last["result"] is not None
     assert last["info"]["status"] == "over"
-    record = httpx.get(f"{base}/api/matches/{table}/record", timeout=10).json()
+    access = f"?invite={created['invite']}" if created["invite"] else ""
+    record = httpx.get(f"{base}/api/matches/{table}/record{access}", timeout=10).json()
     # the stored record replays to the same result
     report = replay(Record.from_data(record))
     assert report["over"] is True

@@ -7,48 +7,14 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
+import pytest
 
-from .harness import SeatClient, create_table, play_to_end
-
-
-@contextmanager
-def serve(db: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
-         "--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        line = proc.stdout.readline() if proc.stdout else ""
-        match = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert match, f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
-        base = match.group(0)
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.05)
-        yield proc, base
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
-        for stream in (proc.stdout, proc.stderr):
-            if stream:
-                stream.close()
+from .harness import SeatClient, create_table, play_to_end, serve
 
 
 async def my_choice(c: SeatClient) -> dict:
@@ -90,8 +56,9 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
         proc.wait(10)
 
     with serve(db) as (_proc, base):
-        lobby = httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]
-        assert {t1["table"], t2["table"], t3["table"]} <= {t["id"] for t in lobby}
+        lobby = {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]}
+        assert {t1["table"], t3["table"]} <= lobby
+        assert t2["table"] not in lobby  # private: it comes back, reached by its invite
 
         async def after() -> None:
             # the seat comes back with its token, exactly where it was
@@ -105,7 +72,7 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
             last = await play_to_end([a], random.Random(4), rounds=1, timeout=60)
             assert last["summary"] is not None
             # a waiting table can still be joined, and then starts
-            b = await SeatClient(base, t2["table"]).connect()
+            b = await SeatClient(base, t2["table"], invite=t2["invite"]).connect()
             await b.send({"type": "join", "seat": 1, "name": "Bea"})
             await b.wait(lambda m: m["type"] == "joined")
             await b.wait(lambda m: m["type"] == "state" and m["info"]["status"] == "playing")
@@ -131,3 +98,27 @@ def test_serve_reports_a_busy_port_without_traceback(tmp_path) -> None:
         assert out.returncode == 2
         assert out.stderr.startswith("error:") and "Traceback" not in out.stderr
         assert "in use" in out.stderr
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path) -> None:
+    """Two servers on one SQLite file forked silently (two people both got seat 1)."""
+    from fives.store import SqliteStore, StoreError
+
+    db = str(tmp_path / "fives.sqlite3")
+    with serve(db) as (proc, base):
+        out = subprocess.run(
+            [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db],
+            capture_output=True, text=True, timeout=30,
+        )
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert out.stderr.startswith("error:") and "in use by another fives server" in out.stderr
+        assert f"process {proc.pid}" in out.stderr
+        with pytest.raises(StoreError, match="in use"):
+            SqliteStore(db)
+        SqliteStore(db, exclusive=False).close()  # reading alongside is fine
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    # a server that died (even killed) leaves the database free
+    with serve(db) as (_proc, base):
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200

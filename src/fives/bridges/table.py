@@ -189,23 +189,15 @@ class Table:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled as its configuration and its actions (replayed when unpickled)."""
-        cfg = self.config
         return {
-            "game": cfg.game.name,
-            "players": cfg.players,
-            "teams": cfg.teams,
-            "target": cfg.target,
-            "rules": cfg.house_rules(),
+            **self.config.header(),
             "match": self.match,
             "max_rounds": self.max_rounds,
             "actions": list(self.actions),
         }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        config = Config.make(
-            data["game"], data["players"], teams=data["teams"], target=data["target"],
-            rules=data["rules"],
-        )
+        config = Config.from_header(data)
         Table.__init__(self, config, data["match"], data["max_rounds"])
         for action in data["actions"]:
             self.apply(action)

@@ -11,7 +11,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from fives import __version__
 from fives.cli import (
     analyse_cmd,
     bench_cmd,
@@ -22,7 +21,7 @@ from fives.cli import (
     serve_cmd,
     tournament_cmd,
 )
-from fives.cli.errors import UsageError
+from fives.cli.errors import UsageError, print_error
 from fives.compiled import build
 from fives.i18n import default_language, t
 
@@ -33,6 +32,16 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         print(f"error: {message} (see 'fives --help')", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _version() -> str:
+    """The installed package's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fives")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +64,7 @@ def version_text(lang: str) -> str:
     info = build()
     return t(
         f"common.version.{info.reason}", lang,
-        version=__version__, compiler=info.compiler, file=info.detail,
+        version=_version(), compiler=info.compiler, file=info.detail,
     )
 
 
@@ -64,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final, Literal
 
+from fives.core.errors import InputError
 from fives.core.pickling import pickle_by_constructor
 
 __all__ = ["GAMES", "Config", "Game", "RulesError", "find_game"]
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """A game, player count or house rule that does not exist or does not fit."""
 
 
@@ -216,7 +217,7 @@ def find_game(name: str | object) -> Game:
     RulesError."""
     game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:
-        raise RulesError(f"unknown game {name!r}: one of {', '.join(GAMES)}")
+        raise RulesError("unknown_game", name=repr(name), known=", ".join(GAMES))
     return game
 
 
@@ -258,35 +259,55 @@ class Config:
         """
         g = game if isinstance(game, Game) else find_game(game)
         if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
-            raise RulesError(f"players must be 2, 3 or 4, not {players!r}")
+            raise RulesError("players_count", value=repr(players))
         if teams is None:
             teams = players == 4 and g.teams_for_four
         if not isinstance(teams, bool):
-            raise RulesError(f"teams must be true or false, not {teams!r}")
+            raise RulesError("teams_bool", value=repr(teams))
         if teams and players != 4:
-            raise RulesError(f"teams need 4 players, not {players}")
+            raise RulesError("teams_players", players=players)
         if teams and not g.teams_allowed:
-            raise RulesError(f"{g.name} has no partnerships")
+            raise RulesError("no_partnerships", game=g.name)
         if target is None:
             target = g.targets[players]
         if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 10000:
-            raise RulesError(f"target must be a whole number from 1 to 10000, not {target!r}")
+            raise RulesError("target_range", value=repr(target))
         rules = dict(rules or {})
         for key, value in rules.items():
             if key not in HOUSE_RULES:
-                raise RulesError(
-                    f"unknown house rule {key!r}: one of {', '.join(HOUSE_RULES)}"
-                )
+                raise RulesError("unknown_house_rule", rule=repr(key), known=", ".join(HOUSE_RULES))
             kind = HOUSE_RULES[key]
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise RulesError(f"house rule {key!r} must be {kind.__name__}, not {value!r}")
+                raise RulesError(
+                    "house_rule_type", rule=repr(key), kind=kind.__name__, value=repr(value)
+                )
         hand_size = rules.get("hand_size", g.hand_sizes[players])
         if not 1 <= hand_size * players <= 28:
-            raise RulesError(
-                f"hand_size {hand_size} does not fit {players} players in a 28-tile set"
-            )
+            raise RulesError("hand_size_fit", size=hand_size, players=players)
         side_arm_gate = rules.get("side_arm_gate", True)
         return Config(g, players, teams, target, hand_size, side_arm_gate)
+
+    @staticmethod
+    def from_header(data: Mapping[str, Any] | object) -> Config:
+        """The configuration a header names (``game``, ``players``, and optionally ``teams``,
+        ``target``, ``rules``): the one reader of :meth:`header` for records, bots' views and
+        the server's tables. Other keys are left to the caller. RulesError says what is
+        wrong."""
+        if not isinstance(data, Mapping):
+            raise RulesError("header_object", kind=type(data).__name__)
+        for key in ("game", "players"):
+            if key not in data:
+                raise RulesError("missing_field", field=key)
+        rules = data.get("rules")
+        if rules is not None and not isinstance(rules, Mapping):
+            raise RulesError("rules_object", value=repr(rules))
+        return Config.make(
+            data["game"],
+            data["players"],
+            teams=data.get("teams"),
+            target=data.get("target"),
+            rules=rules or None,
+        )
 
     def counted_points(self, total: int, side_score: float | Fraction) -> int:
         """What a play making this ends total adds to a side now at ``side_score``: AF-6/FT-6,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final, NamedTuple
 
+from fives.core.errors import ERROR_TEXT, InputError
 from fives.core.games import Config
 from fives.core.history import LogEntry, PastRound, history_of, public_end
 from fives.core.layout import Layout
@@ -109,7 +110,7 @@ class IllegalAction(ValueError):
         super().__init__(f"{action!r}: {reason} (legal: {shown})")
 
 
-class DealError(ValueError):
+class DealError(InputError):
     """A deal or a leader that does not fit the game."""
 
 
@@ -368,29 +369,28 @@ class State:
         """Raise :class:`DealError` unless this is a deal and a leader the rules allow."""
         cfg = self.config
         if len(hands) != self.n:
-            raise DealError(f"the deal has {len(hands)} hands for {self.n} players")
+            raise DealError("deal_hands", hands=len(hands), players=self.n)
         for seat, hand in enumerate(hands):
             if len(hand) != cfg.hand_size:
                 raise DealError(
-                    f"seat {seat} is dealt {len(hand)} tiles; {cfg.game.name} with "
-                    f"{self.n} players deals {cfg.hand_size}"
+                    "deal_hand_size", seat=seat, count=len(hand), game=cfg.game.name,
+                    players=self.n, size=cfg.hand_size,
                 )
         seen: set[int] = set()
         for tile in [t for hand in hands for t in hand] + list(stock):
             if tile.id in seen:
-                raise DealError(f"tile {tile} appears twice in the deal")
+                raise DealError("deal_twice", tile=tile)
             seen.add(tile.id)
         if len(seen) != 28:
             missing = tiles_of_mask(FULL_SET_MASK & ~sum(1 << i for i in seen))
-            raise DealError(
-                "hands and stock must hold all 28 tiles once; missing: "
-                + ", ".join(str(t) for t in missing)
-            )
+            raise DealError("deal_missing", tiles=", ".join(str(t) for t in missing))
         if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self.n:
-            raise DealError(f"leader must be a seat from 0 to {self.n - 1}, not {leader!r}")
+            raise DealError("leader_range", last=self.n - 1, value=repr(leader))
         want = self.expected_leader(hands)
         if want is not None and want != leader:
-            raise DealError(f"the leader must be seat {want} ({self._lead_reason()}), not {leader}")
+            rule = self._lead_rule()
+            why = ERROR_TEXT[f"lead.{rule}"]
+            raise DealError("leader_must_be", want=want, why=why, rule=rule, leader=leader)
 
     def _previous_round(self) -> tuple[int, RoundEnd | None] | None:
         """(leader, end) of the round before the next deal, or None before the first."""
@@ -398,24 +398,19 @@ class State:
             return self.leader, self.round_end
         return None
 
-    def _lead_reason(self) -> str:
+    def _lead_rule(self) -> str:
+        """The rule that fixes the next round's leader (a key of ``lead.*`` in ERROR_TEXT)."""
         game = self.config.game
-        rule = game.first_lead if self._previous_round() is None else game.next_lead
-        return {
-            "highest-double": "the holder of the highest double, or of the heaviest tile",
-            "rotate": "the lead passes one seat clockwise each round",
-            "last-tile": "the player who played the last tile leads",
-            "lot": "by lot",
-        }[rule]
+        return game.first_lead if self._previous_round() is None else game.next_lead
 
     def start_round(
         self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
     ) -> None:
         """Deal a new round: ``hands[seat]``, ``stock`` in draw order, and its leader."""
         if self.over:
-            raise DealError("the match is over; no more rounds")
+            raise DealError("no_more_rounds")
         if self.leader >= 0 and self.round_end is None:
-            raise DealError("the round in play has not ended")
+            raise DealError("previous_round_unfinished")
         self.check_deal(hands, stock, leader)
         self._begin([mask_of(h) for h in hands], [t.id for t in stock], leader)
 
@@ -474,9 +469,9 @@ class State:
         """Deal the next round at random, with the leader the rules say; where they leave it to
         a lot (C-11), the lot is drawn from ``rng`` too and returned."""
         if self.over:
-            raise DealError("the match is over; no more rounds")
+            raise DealError("no_more_rounds")
         if self.leader >= 0 and self.round_end is None:
-            raise DealError("the round in play has not ended")
+            raise DealError("previous_round_unfinished")
         ids = list(_TILE_IDS)
         shuffle(rng, ids)
         n = self.n

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Literal, TypeVar
 
+from fives.core.errors import InputError
+
 __all__ = [
     "ALL_TILES",
     "ActionKind",
@@ -44,7 +46,7 @@ S: Final = 3
 END_NAMES: Final = "WENS"
 
 
-class NotationError(ValueError):
+class NotationError(InputError):
     """A tile, end or action written wrongly; the message quotes the input."""
 
 
@@ -64,7 +66,7 @@ class Tile:
         if low > high:
             low, high = high, low
         if not (0 <= low and high <= 6):
-            raise NotationError(f"no such tile: {low}-{high} (halves go from 0 to 6)")
+            raise NotationError("no_such_tile", text=f"{low}-{high}")
         found = _TILE_BY_HALVES[low * 7 + high]
         if found is not None:
             return found
@@ -84,13 +86,13 @@ class Tile:
     def parse(cls, text: str | object) -> Tile:
         """Read ``a-b`` (either order); anything else, a string or not, is a NotationError."""
         if not isinstance(text, str):
-            raise NotationError(f"a tile is written 'a-b', not {text!r}")
+            raise NotationError("tile_form", text=repr(text))
         parts = text.strip().split("-")
         if len(parts) != 2 or not all(len(p) == 1 and p in "0123456789" for p in parts):
-            raise NotationError(f"a tile is written 'a-b' with halves 0 to 6, not {text!r}")
+            raise NotationError("tile_form", text=repr(text))
         a, b = int(parts[0]), int(parts[1])
         if a > 6 or b > 6:
-            raise NotationError(f"no such tile: {text!r} (halves go from 0 to 6)")
+            raise NotationError("no_such_tile", text=repr(text))
         return cls(a, b)
 
     @staticmethod
@@ -175,7 +177,7 @@ def round_to_five(pips: int) -> int:
 def parse_end(text: str) -> int:
     letter = text.strip().upper()
     if len(letter) != 1 or letter not in END_NAMES:
-        raise NotationError(f"an end is one of W, E, N, S, not {text!r}")
+        raise NotationError("end_form", text=repr(text))
     return END_NAMES.index(letter)
 
 
@@ -250,7 +252,7 @@ class Action(int):
     def parse(cls, text: str | object) -> Action:
         """Read RECORD.md's notation; anything else, a string or not, is a NotationError."""
         if not isinstance(text, str):
-            raise NotationError(f"an action is a string such as '1-4@W', not {text!r}")
+            raise NotationError("action_form", text=repr(text))
         word = text.strip().lower()
         if word == "draw":
             return DRAW
@@ -261,17 +263,11 @@ class Action(int):
             try:
                 return cls.play(Tile.parse(tile_text), parse_end(end_text))
             except NotationError:
-                raise NotationError(
-                    f"an action is 'a-b', 'a-b@X' (X one of W, E, N, S), 'draw' or 'pass', "
-                    f"not {text!r}"
-                ) from None
+                raise NotationError("action_form", text=repr(text)) from None
         try:
             return cls.lead(Tile.parse(word))
         except NotationError:
-            raise NotationError(
-                f"an action is 'a-b', 'a-b@X' (X one of W, E, N, S), 'draw' or 'pass', "
-                f"not {text!r}"
-            ) from None
+            raise NotationError("action_form", text=repr(text)) from None
 
     def __str__(self) -> str:
         return _ACTION_TEXT[int(self)]

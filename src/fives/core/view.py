@@ -185,18 +185,7 @@ def _view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
     """See :meth:`View.from_json`."""
     if not isinstance(data, Mapping):
         raise ValueError("a view is a JSON object")
-    rules = data.get("rules") or None
-    if rules is not None and not isinstance(rules, dict):
-        raise ValueError("field 'rules' must be an object")
-    game_name: Any = data.get("game")  # Config.make checks both
-    players: Any = data.get("players")
-    config = Config.make(
-        game_name,
-        players,
-        teams=data.get("teams"),
-        target=data.get("target"),
-        rules=rules,
-    )
+    config = Config.from_header(data)
     n = config.players
     seat = data.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -13,24 +15,30 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
-from fives.i18n import LANGUAGES, catalogue
+from fives.i18n import LANGUAGES
+from fives.server.assets import Assets, PlainStatic, VersionedStatic
 from fives.server.bots import bot_levels
-from fives.server.manager import TableManager
-from fives.server.messages import ClientError, parse_message
-from fives.server.ratelimit import TokenBucket
+from fives.server.conn import Conn
+from fives.server.guard import PEER, ConnectionGuard, RequestGuard
+from fives.server.manager import TableManager, player_count
+from fives.server.messages import ClientError, error_message, parse_message
+from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
+from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
-from fives.server.table import Conn
-from fives.store.base import Store
+from fives.server.table import Table
+from fives.store.base import DamagedRow, Store, StoredTable
 from fives.store.sqlite import open_store
 
 __all__ = ["create_app"]
@@ -52,6 +60,20 @@ def _lang(request: Request) -> str:
     return "en"
 
 
+#: the HTTP status of a refused creation, by the reason's code (else 400)
+_STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
+           "too_many_seats": 429, "server_full": 503}
+
+#: the close code of a connection turned away at hello, by the reason's code
+_REFUSALS = {"private_table": 4403, "too_many_watchers": 4429}
+
+
+def _addr(conn: Request | WebSocket) -> str:
+    """The client's address (as uvicorn gives it: a proxy's forwarded one only from a trusted
+    proxy)."""
+    return conn.client.host if conn.client else "?"
+
+
 def _error(request: Request, err: ClientError, status: int = 400) -> JSONResponse:
     return JSONResponse(
         {"error": err.code, "message": err.text(_lang(request))}, status_code=status
@@ -59,20 +81,11 @@ def _error(request: Request, err: ClientError, status: int = 400) -> JSONRespons
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > 8192:
-        raise ClientError("too_big", {"max": 8192})
+    body = await request.body()  # already read, and bounded, by RequestGuard
     try:
         return json.loads(body or b"{}")
     except (ValueError, RecursionError):
         raise ClientError("bad_json") from None
-
-
-def _page(name: str) -> Any:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
-
-    return endpoint
 
 
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
@@ -80,6 +93,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Any] = {}
     given_store = store
+    guard = ConnectionGuard(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -88,26 +102,27 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         state["manager"] = manager
         app.state.manager = manager
         await manager.startup()
+        log.info("event loop %s, HTTP parser %s", running_loop_name(), parser_name())
         try:
             yield
         finally:
             await manager.shutdown()
             store.close()
 
-    buckets: dict[str, TokenBucket] = {}
+    assets = Assets.load(WEB)
+
+    def _page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return assets.page(request, name)
+
+        return endpoint
+
+    creations = AddressBuckets(settings.create_rate / 60, settings.create_burst)
 
     def check_create_rate(request: Request) -> None:
         """Each address may create only so many tables a minute (HTTP has no connection to
         hold a limit, so it is kept per address)."""
-        if settings.create_rate <= 0:
-            return
-        host = request.client.host if request.client else "?"
-        bucket = buckets.get(host)
-        if bucket is None:
-            if len(buckets) > 10000:
-                buckets.clear()
-            bucket = buckets[host] = TokenBucket(settings.create_rate / 60, settings.create_burst)
-        if not bucket.take():
+        if not creations.take(_addr(request)):
             raise ClientError("rate_limited")
 
     def manager() -> TableManager:
@@ -120,10 +135,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(request, ClientError("bad_lang"), 404)
-        return JSONResponse(
-            {"lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)},
-            headers={"Cache-Control": "no-cache"},
-        )
+        return assets.catalogue(request, lang)
 
     async def api_meta(request: Request) -> Response:
         games = {
@@ -141,8 +153,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "games": games,
                 "bots": bot_levels(),
                 "turn_time": settings.turn_time,
+                # what a client may send, so that it can pace itself
+                "limits": {
+                    "messages_per_second": settings.rate,
+                    "burst": settings.burst,
+                    "address_messages_per_second": settings.address_rate,
+                    "address_burst": settings.address_burst,
+                    "max_message": settings.max_message,
+                },
                 "languages": LANGUAGES,
             }
+        )
+
+    def _created(table: Table, seat: int | None, token: str | None) -> JSONResponse:
+        return JSONResponse(
+            {"table": table.id, "seat": seat, "token": token, "private": table.meta.private,
+             "invite": table.meta.invite},
+            status_code=201,
         )
 
     async def api_tables(request: Request) -> Response:
@@ -151,10 +178,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         try:
             check_create_rate(request)
             spec = await _json_body(request)
-            table, seat, token = manager().create(spec)
+            table, seat, token = manager().create(spec, _addr(request))
         except ClientError as err:
-            return _error(request, err, 429 if err.code == "rate_limited" else 400)
-        return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
+            return _error(request, err, _STATUS.get(err.code, 400))
+        return _created(table, seat, token)
 
     async def api_play_now(request: Request) -> Response:
         try:
@@ -163,9 +190,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             if not isinstance(body, dict):
                 raise ClientError("bad_request")
             level = body.get("level", "easy")
-            players = body.get("players", 2)
-            if isinstance(players, bool) or players not in (2, 3, 4):
-                raise ClientError("bad_players")
+            players = player_count(body.get("players", 2))
             spec = {
                 "game": body.get("game", "all-fives"),
                 "players": players,
@@ -175,18 +200,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 + [{"kind": "bot", "level": level}] * (players - 1),
                 "seed": body.get("seed"),
             }
-            table, seat, token = manager().create(spec)
+            table, seat, token = manager().create(spec, _addr(request))
         except ClientError as err:
-            return _error(request, err, 429 if err.code == "rate_limited" else 400)
-        return JSONResponse({"table": table.id, "seat": seat, "token": token}, status_code=201)
+            return _error(request, err, _STATUS.get(err.code, 400))
+        return _created(table, seat, token)
 
     async def api_matches(request: Request) -> Response:
         try:
-            offset = max(0, int(request.query_params.get("offset", "0")))
+            offset = int(request.query_params.get("offset", "0"))
         except ValueError:
-            offset = 0
+            offset = -1
+        if not 0 <= offset <= 1_000_000:
+            return _error(request, ClientError("bad_request"))
         out = []
-        for stored in manager().store.finished(limit=50, offset=offset):
+        for stored in manager().store.finished(limit=50, offset=offset, listed_only=True):
             meta = stored.meta
             record = stored.record or {}
             out.append(
@@ -196,24 +223,39 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                     "players": meta.get("players"),
                     "teams": meta.get("teams"),
                     "seats": record.get("seats"),
+                    "kinds": _seat_kinds(stored),
                     "finished": stored.finished,
                     "rounds": len(record.get("rounds", [])),
                 }
             )
         return JSONResponse({"matches": out})
 
-    def _finished_record(request: Request) -> dict[str, Any]:
+    def _seat_kinds(stored: StoredTable) -> list[str]:
+        """Each seat's kind ("human" or "bot"), from the table itself: a bot is shown as one by
+        its kind, never because of its name."""
+        return [str(s.get("kind", "human")) for s in stored.meta.get("seats", [])]
+
+    def _finished(request: Request) -> StoredTable:
         table_id = request.path_params["table_id"]
-        stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
-        if stored is None:
+        try:
+            stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
+        except DamagedRow:
+            stored = None
+        if stored is None or stored.status not in ("open", "over"):
             raise ClientError("not_found")
+        if stored.meta.get("private"):
+            # a private table's match is shown only to those holding its invite
+            invite = request.query_params.get("invite") or ""
+            secret = stored.meta.get("invite") or ""
+            if not (invite and secret and hmac.compare_digest(invite, secret)):
+                raise ClientError("not_found")
         if stored.status != "over" or stored.record is None:
             raise ClientError("not_finished")
-        return stored.record
+        return stored
 
     async def api_record(request: Request) -> Response:
         try:
-            record = _finished_record(request)
+            record = _finished(request).record or {}
         except ClientError as err:
             return _error(request, err, 404)
         name = f"fives-{record.get('game', 'match')}-{request.path_params['table_id']}.json"
@@ -225,9 +267,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_replay(request: Request) -> Response:
         try:
-            data = _finished_record(request)
-            record = Record.from_data(data)
+            stored = _finished(request)
+            record = Record.from_data(stored.record)
             frames = replay_frames(record)
+            frames["kinds"] = _seat_kinds(stored)
         except ClientError as err:
             return _error(request, err, 404)
         except RecordError:
@@ -254,37 +297,68 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     # -- WebSocket ---------------------------------------------------------------------------
 
+    connects = AddressBuckets(settings.connects_per_minute / 60, max(1, int(
+        settings.connects_per_minute / 2)))
+    messages = AddressBuckets(settings.address_rate, settings.address_burst)
+
+    async def refuse(ws: WebSocket, lang: str, err: ClientError, code: int) -> None:
+        """Say why, then close: the page shows the reason instead of reconnecting at once."""
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps(error_message(err, lang), ensure_ascii=False))
+            await ws.close(code=code)
+
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
         table_id = ws.path_params["table_id"]
-        conn = Conn(ws.send_text, settings.rate, settings.burst, close=lambda code: ws.close(code))
+        addr = _addr(ws)
+
+        async def drop() -> None:
+            """A reader that cannot keep up: closed with 4008 if the close gets through in
+            time, else cut off (its unread messages would hold the socket for ever)."""
+            pump.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=4008), settings.close_grace)
+            await asyncio.sleep(settings.close_grace)
+            guard.abort(ws.scope.get(PEER))
+
+        conn = Conn(ws.send_text, settings.rate, settings.burst, settings.outbox, drop, addr)
         lang = ws.query_params.get("lang")
         if lang in LANGUAGES:
             conn.lang = lang
+        if not connects.take(addr):  # a reconnect loop is slowed down before it costs anything
+            await refuse(ws, conn.lang, ClientError("rate_limited"), 4429)
+            return
         table = manager().get(table_id)
-        pump = None
+        if table is None:
+            await refuse(ws, conn.lang, ClientError("not_found"), 4404)
+            return
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        hello_by = time.monotonic() + settings.hello_timeout
         try:
-            if table is None:
-                err = ClientError("not_found")
-                await ws.send_text(json.dumps({"type": "error", "code": err.code,
-                                               "message": err.text(conn.lang), "n": None},
-                                              ensure_ascii=False))
-                await ws.close(code=4404)
-                return
-            pump = asyncio.get_running_loop().create_task(conn.pump())
             while True:
-                message = await ws.receive()
+                if conn.greeted:
+                    message = await ws.receive()
+                else:  # a connection that never says hello does not hold a socket
+                    try:
+                        message = await asyncio.wait_for(
+                            ws.receive(), max(0.0, hello_by - time.monotonic()))
+                    except TimeoutError:
+                        await refuse(ws, conn.lang, ClientError("hello_first"), 4408)
+                        return
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if not conn.bucket.take():
-                    if conn.bucket.strikes == 1:
+                # the connection's own limit, and its address's over all its connections
+                if not (conn.bucket.take() and messages.take(addr)):
+                    conn.strikes += 1
+                    if conn.strikes == 1:
                         conn.error(ClientError("rate_limited"), table.n)
-                    if conn.bucket.strikes > 200:
+                    if conn.strikes > 200:
                         break
                     continue
+                conn.strikes = 0
                 try:
                     msg = parse_message(raw, settings.max_message)
                     if not conn.greeted:
@@ -292,7 +366,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                             raise ClientError("hello_first")
                         if "lang" in msg:
                             conn.lang = msg["lang"]
-                        table.attach(conn, msg.get("token"))
+                        try:
+                            table.attach(conn, msg.get("token"), msg.get("invite"))
+                        except ClientError as err:
+                            await refuse(ws, conn.lang, err, _REFUSALS.get(err.code, 4400))
+                            return
                         continue
                     await table.handle(conn, msg)
                 except ClientError as err:
@@ -304,13 +382,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except Exception:
             log.exception("table %s: connection failed", table_id)
         finally:
-            if table is not None and conn.greeted:
+            if conn.greeted:
                 table.detach(conn)
             conn.closed = True
-            if pump is not None:
-                pump.cancel()
-                with contextlib.suppress(BaseException):
-                    await pump
+            pump.cancel()
+            with contextlib.suppress(BaseException):
+                await pump
+            if conn.dropping is not None:
+                conn.dropping.cancel()
             if ws.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close()
@@ -325,7 +404,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         code = "not_found" if status == 404 else "server"
         if request.url.path.startswith("/api/"):
             return _error(request, ClientError(code), status)
-        return FileResponse(WEB / "error.html", status_code=status)
+        return assets.page(request, "error.html", status)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         log.error("request %s failed: %r", request.url.path, exc)
@@ -348,10 +427,21 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/matches/{table_id}/replay", api_replay),
         Route("/api/example", api_example),
         WebSocketRoute("/ws/{table_id}", ws_table),
-        Mount("/static", StaticFiles(directory=WEB), name="static"),
+        Mount(f"/static/{assets.version}", VersionedStatic(directory=WEB)),
+        Mount("/static", PlainStatic(directory=WEB), name="static"),
     ]
-    return Starlette(
+    middleware = [Middleware(RequestGuard, settings=settings)]
+    if settings.proxies:
+        # X-Forwarded-For is believed only from these; RequestGuard (outside) keeps the peer
+        middleware.append(
+            Middleware(ProxyHeadersMiddleware, trusted_hosts=sorted(settings.proxies)))
+    # text (pages, scripts, catalogues, JSON) compressed for slow connections
+    middleware.append(Middleware(GZipMiddleware, minimum_size=500))
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=middleware,
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
+    app.state.guard = guard
+    return app

@@ -1,15 +1,32 @@
-"""Running bots for the tables: light ones inline, heavier ones in a worker process so a
-thinking bot never holds up the other tables."""
+"""Running bots for the tables: light levels inline, heavier ones in a pool of worker
+processes (one per core), shared fairly between the tables, each decision with a deadline.
+
+Fair: every table has its own queue. A free worker takes the next decision of a table where
+a person is waiting before one where bots play only among themselves, and among those the
+table that has used the workers least lately; bots' tables never hold every worker (one is
+kept for people's tables when there are two or more). So thirty tables of experts cannot
+starve one person's hard bot. Bounded: a decision not back by its deadline (queued or
+thinking) is made by a lower level instead, inline, and a queued one is never started late.
+
+A bot that fails (raises, answers something not legal) forfeits the decision: the caller
+plays the host's :func:`~fives.bots.host.replacement`, the same as at every other table.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import multiprocessing
 import random
+import time
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from fives.bots import BOT_NAMES, Bot, make_bot
+from fives.bots.host import ask
 from fives.core.tiles import Action
 from fives.core.view import View
 
@@ -17,17 +34,32 @@ __all__ = ["BotRunner", "bot_levels"]
 
 log = logging.getLogger("fives.server")
 
-#: levels cheap enough to run on the event loop
-INLINE = {"random", "easy"}
+#: levels cheap enough to run on the event loop (medium: a fraction of a millisecond)
+INLINE = frozenset({"random", "easy", "medium"})
+#: the level that decides instead when a heavier one misses its deadline
+FALLBACK = "medium"
+#: how fast a table's past use of the workers is forgotten (half-life, seconds)
+_HALF_LIFE = 10.0
 
 _worker_bots: dict[str, Bot] = {}
 
+Work = Callable[[str, View, int], int | None]
 
-def _choose_in_worker(level: str, view: View, seed: int) -> int:
+
+def _choose_in_worker(level: str, view: View, seed: int) -> int | None:
+    """In a worker process: the bot's action (code), or None when it forfeits (logged)."""
     bot = _worker_bots.get(level)
     if bot is None:
         bot = _worker_bots[level] = make_bot(level)
-    return int(bot.choose(view, random.Random(seed)))
+    return _asked(level, bot, view, seed)
+
+
+def _asked(level: str, bot: Bot, view: View, seed: int) -> int | None:
+    action, fault = ask(bot, view, random.Random(seed))
+    if fault is not None:
+        log.warning("bot %s forfeits a decision: %s: %s", level, *fault)
+        return None
+    return int(action) if action is not None else None
 
 
 def bot_levels() -> list[str]:
@@ -36,12 +68,56 @@ def bot_levels() -> list[str]:
     return list(BOT_NAMES)
 
 
+@dataclass
+class _Job:
+    table: str
+    level: str
+    view: View
+    seed: int
+    order: int
+    future: asyncio.Future[int]
+    for_person: bool  # a person at the table waits for this decision
+    started: bool = False
+
+
+@dataclass
+class _Use:
+    """A table's recent use of the workers (seconds, decaying)."""
+
+    seconds: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def now(self, at: float) -> float:
+        return self.seconds * 0.5 ** ((at - self.stamp) / _HALF_LIFE)
+
+    def add(self, seconds: float, at: float) -> None:
+        self.seconds = self.now(at) + seconds
+        self.stamp = at
+
+
 class BotRunner:
-    def __init__(self, workers: int = 1, timeout: float = 20.0) -> None:
+    """Bots' decisions for the tables. ``workers`` processes for the heavier levels (0: every
+    level inline, for tests); ``deadline`` seconds per heavy decision, queue included."""
+
+    def __init__(
+        self,
+        workers: int,
+        deadline: float,
+        executor: Executor | None = None,
+        work: Work = _choose_in_worker,
+    ) -> None:
         self.workers = workers
-        self.timeout = timeout
+        self.deadline = deadline
+        self._given = executor
+        self._pool: Executor | None = executor
+        self._work = work
         self._inline: dict[str, Bot] = {}
-        self._pool: Executor | None = None
+        self._queues: dict[str, deque[_Job]] = {}
+        self._use: dict[str, _Use] = {}
+        self._busy = 0
+        self._busy_for_bots = 0  # workers thinking for tables where no person waits
+        self._order = itertools.count()
+        self.fallbacks = 0  # decisions made by the fallback level
 
     def _bot(self, level: str) -> Bot:
         bot = self._inline.get(level)
@@ -56,26 +132,100 @@ class BotRunner:
             )
         return self._pool
 
-    async def choose(self, level: str, view: View, seed: int) -> Action:
-        """The bot's choice; on any failure or timeout the easy bot's choice."""
-        if level not in INLINE and self.workers > 0:
-            loop = asyncio.get_running_loop()
-            try:
-                code = await asyncio.wait_for(
-                    loop.run_in_executor(self._executor(), _choose_in_worker, level, view, seed),
-                    self.timeout,
-                )
-                return Action.from_code(code)
-            except Exception as exc:  # a failing or slow bot must not stop the table
-                log.warning("bot %s failed (%s); the easy bot plays instead", level, exc)
-                level = "easy"
+    def _inline_choice(self, level: str, view: View, seed: int) -> Action | None:
+        code = _asked(level, self._bot(level), view, seed)
+        return Action.from_code(code) if code is not None else None
+
+    async def choose(
+        self, level: str, view: View, seed: int, table: str = "", for_person: bool = True
+    ) -> Action | None:
+        """The bot's choice, or None when it forfeits the decision (it failed: the caller
+        plays the host's replacement). A heavy level late gives the fallback level's choice.
+        ``for_person``: someone at the table is waiting for it (served first)."""
+        if level in INLINE or self.workers <= 0:
+            return self._inline_choice(level, view, seed)
+        loop = asyncio.get_running_loop()
+        job = _Job(table, level, view, seed, next(self._order), loop.create_future(),
+                   for_person)
+        self._queues.setdefault(table, deque()).append(job)
+        self._dispatch()
         try:
-            return self._bot(level).choose(view, random.Random(seed))
-        except Exception as exc:
-            log.warning("bot %s failed (%s); the easy bot plays instead", level, exc)
-            return self._bot("easy").choose(view, random.Random(seed))
+            code = await asyncio.wait_for(asyncio.shield(job.future), self.deadline)
+        except TimeoutError:
+            why = "thinks too long" if job.started else "waited too long for a worker"
+            self.fallbacks += 1
+            log.info("table %s: bot %s %s; %s decides", table, level, why, FALLBACK)
+            return self._inline_choice(FALLBACK, view, seed)
+        except Exception as exc:  # a broken worker is the bot's forfeit, never the table's end
+            log.warning("table %s: bot %s failed in its worker: %r", table, level, exc)
+            return None
+        finally:
+            self._forget(job)
+        return Action.from_code(code) if code is not None else None
+
+    def _forget(self, job: _Job) -> None:
+        """A decision nobody waits for any more: never started late, its answer ignored."""
+        job.future.cancel()
+        queue = self._queues.get(job.table)
+        if queue is not None and job in queue:
+            queue.remove(job)
+            if not queue:
+                del self._queues[job.table]
+
+    def _next_job(self) -> _Job | None:
+        """The next decision: a person's table first, then the table that used the workers
+        least lately, then the oldest."""
+        bots_may_start = self._busy_for_bots < max(1, self.workers - 1)
+        candidates = [t for t, q in self._queues.items() if q[0].for_person or bots_may_start]
+        if not candidates:
+            return None
+        at = time.monotonic()
+        table = min(candidates, key=lambda t: (
+            not self._queues[t][0].for_person,
+            self._use[t].now(at) if t in self._use else 0.0, self._queues[t][0].order))
+        queue = self._queues[table]
+        job = queue.popleft()
+        if not queue:
+            del self._queues[table]
+        return job
+
+    def _dispatch(self) -> None:
+        while self._busy < self.workers:
+            job = self._next_job()
+            if job is None:
+                return
+            if job.future.done():
+                continue
+            self._start(job)
+
+    def _start(self, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        job.started = True
+        self._busy += 1
+        self._busy_for_bots += not job.for_person
+        began = time.monotonic()
+        running = loop.run_in_executor(
+            self._executor(), self._work, job.level, job.view, job.seed)
+
+        def done(result: asyncio.Future[int]) -> None:
+            self._busy -= 1
+            self._busy_for_bots -= not job.for_person
+            at = time.monotonic()
+            self._use.setdefault(job.table, _Use()).add(at - began, at)
+            if len(self._use) > 10000:  # forget the tables that have not asked for long
+                self._use = {t: u for t, u in self._use.items() if u.now(at) > 0.01}
+            if not job.future.done():
+                if result.cancelled():
+                    job.future.cancel()
+                elif result.exception() is not None:
+                    job.future.set_exception(result.exception())  # type: ignore[arg-type]
+                else:
+                    job.future.set_result(result.result())
+            self._dispatch()
+
+        running.add_done_callback(done)
 
     def close(self) -> None:
-        if self._pool is not None:
+        if self._pool is not None and self._given is None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._pool = None

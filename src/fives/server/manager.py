@@ -7,21 +7,33 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import Counter
+from dataclasses import replace
 from typing import Any
 
+from fives.bots.host import Seeds
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
+from fives.server.meta import Seat, TableMeta
 from fives.server.settings import Settings
-from fives.server.table import Table, hash_token
-from fives.store.base import Store
+from fives.server.table import Table, TableServices, hash_token
+from fives.store.base import DamagedRow, Store, StoreError
 
-__all__ = ["TableManager", "TableSpec"]
+__all__ = ["TableManager", "TableSpec", "player_count"]
 
 log = logging.getLogger("fives.server")
 
 TableSpec = dict[str, Any]
+
+
+def player_count(value: Any) -> int:
+    """The number of players asked for: 2, 3 or 4, as a whole JSON number (2.0 is refused:
+    it passed ``in (2, 3, 4)`` and failed further on)."""
+    if type(value) is not int or value not in (2, 3, 4):
+        raise ClientError("bad_players")
+    return value
 
 
 class TableManager:
@@ -29,21 +41,21 @@ class TableManager:
         self.store = store
         self.settings = settings
         self.tables: dict[str, Table] = {}
-        self.bots = BotRunner(settings.bot_workers, settings.bot_timeout)
+        self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
+        self.services = TableServices(settings, store, self.bots, self.seats_held,
+                                      self.create_rematch)
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Bring back every unfinished table exactly where it was."""
-        for stored in self.store.unfinished():
-            try:
-                table = Table.restore(self, stored)
-            except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
-                log.error("table %s cannot be restored: %s", stored.id, exc)
-                continue
-            self.tables[table.id] = table
-            table.start()
+        """Bring back every unfinished table exactly where it was (a table that waited for
+        players longer than waiting_ttl is set aside instead)."""
+        now = time.time()
+        for table_id in self.store.unfinished_ids():
+            table = self._restore(table_id, expire_before=now - self.settings.waiting_ttl)
+            if table is not None:
+                table.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def shutdown(self) -> None:
@@ -56,19 +68,36 @@ class TableManager:
         self.bots.close()
 
     async def _sweep(self) -> None:
-        """Forget finished tables nobody watches (they stay in the store)."""
+        """Forget finished tables nobody watches (they stay in the store); set aside tables
+        that waited for players too long, and bots' matches nobody watches."""
         while True:
-            await asyncio.sleep(30)
+            await asyncio.sleep(self.settings.sweep_every)
             now = time.time()
             for table_id, table in list(self.tables.items()):
-                if (
-                    table.status == "over"
-                    and not table.connected
-                    and now - max(table.finished_at or 0, table.last_seen)
-                    > self.settings.finished_ttl
-                ):
-                    await table.close()
-                    self.tables.pop(table_id, None)
+                if table.connected:
+                    continue
+                idle = now - table.last_seen
+                if table.status == "over":
+                    if now - max(table.finished_at or 0, table.last_seen) > self.settings.finished_ttl:
+                        await self._drop(table_id)
+                elif table.status == "waiting" and idle > self.settings.waiting_ttl:
+                    self._set_aside(table_id, "expired")
+                    await self._drop(table_id)
+                elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
+                    self._set_aside(table_id, "abandoned")
+                    await self._drop(table_id)
+
+    async def _drop(self, table_id: str) -> None:
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            await table.close()
+
+    def _set_aside(self, table_id: str, status: str) -> None:
+        log.info("table %s: %s", table_id, status)
+        try:
+            self.store.set_aside(table_id, status)
+        except StoreError:
+            log.exception("table %s: cannot be set aside", table_id)
 
     # -- lookup ------------------------------------------------------------------------------
 
@@ -78,22 +107,78 @@ class TableManager:
             return table
         if not isinstance(table_id, str) or not 4 <= len(table_id) <= 32:
             return None
-        stored = self.store.load(table_id)
-        if stored is None:
-            return None
-        try:
-            table = Table.restore(self, stored)
-        except (RecordError, RulesError, KeyError, ValueError, TypeError) as exc:
-            log.error("table %s cannot be loaded: %s", table_id, exc)
-            return None
-        self.tables[table_id] = table
-        table.start()
+        table = self._restore(table_id)
+        if table is not None:
+            table.start()
         return table
 
+    def _restore(self, table_id: str, expire_before: float | None = None) -> Table | None:
+        """A stored table back in play, or None: not there, set aside, or damaged (then
+        quarantined: logged, kept and marked, and every other table goes on)."""
+        try:
+            stored = self.store.load(table_id)
+        except DamagedRow as exc:
+            log.error("%s; it is set aside", exc)
+            self._set_aside(table_id, "damaged")
+            return None
+        if stored is None or stored.status not in ("open", "over"):
+            return None
+        if (expire_before is not None and stored.status == "open" and not stored.rounds
+                and stored.created < expire_before):
+            self._set_aside(table_id, "expired")
+            return None
+        try:
+            table = Table.restore(self.services, stored)
+        except (RecordError, RulesError, KeyError, ValueError, TypeError, IndexError) as exc:
+            log.error("table %s cannot be restored (%s); it is set aside", table_id, exc)
+            if stored.status == "open":
+                self._set_aside(table_id, "damaged")
+            return None
+        self.tables[table_id] = table
+        return table
+
+    def seats_held(self, addr: str) -> int:
+        """Seats held by people from ``addr`` at tables not yet over."""
+        return sum(
+            seat.held_by_person and seat.addr == addr
+            for table in self.tables.values()
+            if table.status != "over"
+            for seat in table.meta.seats
+        )
+
     def lobby(self) -> list[dict[str, Any]]:
-        open_tables = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
-        open_tables.sort(key=lambda t: (t.status != "waiting", -t.created))
-        return [t.lobby_entry() for t in open_tables[:60]]
+        """Open tables, those where someone is waiting for players now first; a few per
+        creating address, so that nobody can bury the others' tables under their own."""
+        open_tables = [t for t in self.tables.values()
+                       if t.status in ("waiting", "playing") and not t.meta.private]
+        open_tables.sort(key=lambda t: (t.status != "waiting", not t.people_here, -t.created))
+        shown: list[Table] = []
+        per_address: Counter[str] = Counter()
+        for table in open_tables:
+            if per_address[table.meta.by] >= self.settings.lobby_per_address:
+                continue
+            per_address[table.meta.by] += 1
+            shown.append(table)
+            if len(shown) == 60:
+                break
+        return [t.lobby_entry() for t in shown]
+
+    def _check_quotas(self, meta: TableMeta, addr: str) -> None:
+        """Tables in all, per address, and bots' matches (they play on with nobody there)."""
+        live = [t.meta for t in self.tables.values() if t.status != "over"]
+        if len(live) >= self.settings.max_tables:
+            raise ClientError("server_full")
+        if sum(m.by == addr for m in live) >= self.settings.tables_per_address:
+            raise ClientError("too_many_tables", {"n": self.settings.tables_per_address})
+        if meta.bot_only:
+            cfg = meta.config
+            usual = cfg.game.targets[cfg.players]
+            if cfg.target > usual:
+                raise ClientError("bots_target", {"max": usual})
+            bots = [m for m in live if m.bot_only]
+            if (len(bots) >= self.settings.max_bot_tables
+                    or sum(m.by == addr for m in bots) >= self.settings.bot_tables_per_address):
+                raise ClientError("too_many_bot_tables")
 
     # -- creation ----------------------------------------------------------------------------
 
@@ -103,33 +188,39 @@ class TableManager:
             if table_id not in self.tables and self.store.load(table_id) is None:
                 return table_id
 
-    def create(self, spec: TableSpec) -> tuple[Table, int | None, str | None]:
-        """A new table from the lobby's form; the creator takes the first human seat.
+    def create(self, spec: TableSpec, addr: str = "?") -> tuple[Table, int | None, str | None]:
+        """A new table from the lobby's form; the creator (at ``addr``) takes the first human
+        seat.
 
         Returns the table, the creator's seat and its secret token.
         """
         meta, creator = self._meta_of(spec)
+        self._check_quotas(meta, addr)
+        meta.by = addr
         token = None
-        seat = None
         if creator is not None:
+            if self.seats_held(addr) >= self.settings.seats_per_address:
+                raise ClientError("too_many_seats", {"n": self.settings.seats_per_address})
             token = secrets.token_urlsafe(24)
-            seat = creator
-            meta["seats"][seat]["token"] = hash_token(token)
-            meta["host"] = seat
-        table = Table.new(self, self._new_id(), meta)
+            seat = meta.seats[creator]
+            seat.token_hash = hash_token(token)
+            seat.addr = addr
+            meta.host = creator
+        return self._open(meta), creator, token
+
+    def _open(self, meta: TableMeta) -> Table:
+        table = Table.new(self.services, self._new_id(), meta)
         self.tables[table.id] = table
         table.start()
-        return table, seat, token
+        return table
 
-    def _meta_of(self, spec: TableSpec) -> tuple[dict[str, Any], int | None]:
+    def _meta_of(self, spec: TableSpec) -> tuple[TableMeta, int | None]:
         if not isinstance(spec, dict):
             raise ClientError("bad_request")
         game = spec.get("game", "all-fives")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise ClientError("bad_game")
-        players = spec.get("players", 2)
-        if isinstance(players, bool) or players not in (2, 3, 4):
-            raise ClientError("bad_players")
+        players = player_count(spec.get("players", 2))
         teams = spec.get("teams")
         if teams is not None and not isinstance(teams, bool):
             raise ClientError("bad_teams")
@@ -161,44 +252,56 @@ class TableManager:
                 raise ClientError("bad_seats")
             if raw["kind"] == "bot":
                 level = raw.get("level", "easy")
-                if level not in levels:
+                if not isinstance(level, str) or level not in levels:
                     raise ClientError("bad_level")
-                seats.append({"kind": "bot", "level": level, "name": None, "token": None})
+                seats.append(Seat("bot", level))
             else:
-                seats.append({"kind": "human", "level": None, "name": None, "token": None})
+                seats.append(Seat("human"))
         creator = None
         if spec.get("watch") is not True:
-            creator = next((i for i, s in enumerate(seats) if s["kind"] == "human"), None)
+            creator = next((i for i, s in enumerate(seats) if s.kind == "human"), None)
             if creator is None:
                 raise ClientError("bad_seats")
-            seats[creator]["name"] = clean_name(str(spec.get("name") or "")[:200])
+            name = spec.get("name") or ""
+            if not isinstance(name, str):
+                raise ClientError("bad_name")
+            seats[creator].name = clean_name(name[:200])
+        # Private (reached by its invite link, never listed) or open (in the lobby); a table
+        # with seats for friends is private unless asked otherwise.
+        private = spec.get("private")
+        if private is None:
+            private = any(s.kind == "human" for i, s in enumerate(seats) if i != creator)
+        if not isinstance(private, bool):
+            raise ClientError("bad_private")
         seed = spec.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ClientError("bad_request")
-        meta = {
-            "game": cfg.game.name,
-            "players": cfg.players,
-            "teams": cfg.teams,
-            "target": cfg.target,
-            "rules": {},
-            "turn_time": float(turn_time or 0),
-            "seed": seed if seed is not None else secrets.randbits(48),
-            "seats": seats,
-            "host": None,
-        }
+        if seed is not None:
+            # A client that chooses the seed knows every hand and the stock: tests only.
+            if not self.settings.dev_seeds:
+                raise ClientError("seed_not_allowed")
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+                raise ClientError("bad_request")
+        meta = TableMeta(
+            config=cfg,
+            seats=seats,
+            seed=seed if seed is not None else secrets.randbits(64),
+            deals="fixed-seed" if seed is not None else "server-random",
+            turn_time=float(turn_time or 0),
+            private=private,
+            invite=secrets.token_urlsafe(12) if private else None,
+        )
         return meta, creator
 
     def create_rematch(self, old: Table) -> str:
-        """A new match at the same table: same game, seats, players and their tokens."""
-        meta = {
-            k: v
-            for k, v in old.meta.items()
-            if k not in ("seed", "rematch", "rematch_of", "seats")
-        }
-        meta["seats"] = [s.to_meta() for s in old.seats]
-        meta["seed"] = secrets.randbits(48)
-        meta["rematch_of"] = old.id
-        table = Table.new(self, self._new_id(), meta)
-        self.tables[table.id] = table
-        table.start()
-        return table.id
+        """A new match at the same table: same game, seats, players and their tokens, the
+        same privacy and invite."""
+        # a test's seeded table stays predictable in its rematch; any other gets a new secret
+        fixed = old.meta.deals == "fixed-seed"
+        meta = replace(
+            old.meta,
+            seats=[Seat.from_json(s.to_json()) for s in old.meta.seats],
+            seed=Seeds(old.meta.seed).of("rematch").seed if fixed else secrets.randbits(64),
+            deals="fixed-seed" if fixed else "server-random",
+            rematch=None,
+            rematch_of=old.id,
+        )
+        return self._open(meta).id

@@ -6,25 +6,21 @@ from typing import Any
 
 from fives.core.record import Record, score_json
 from fives.core.state import State
-from fives.core.tiles import Action, Tile
-from fives.server.summary import event_of, result_of, round_summary
+from fives.core.tiles import Action
+from fives.server.events import Event, deal_event, event_of
+from fives.server.summary import result_of, round_summary
 
 __all__ = ["replay_frames"]
 
 
-def _frame(state: State, event: dict[str, Any] | None) -> dict[str, Any]:
-    if event is not None and "drawn" in event:
-        event = dict(event)
-        drawn = event.pop("drawn")
-        if drawn is not None:
-            event["tile"] = str(Tile.from_id(drawn))
+def _frame(state: State, event: Event) -> dict[str, Any]:
     return {
         "hands": [[str(t) for t in state.hand(s)] for s in range(state.n)],
         "stock": state.stock_left(),
         "layout": state.layout.explain(),
         "scores": [score_json(s) for s in state.scores_out()],
         "turn": state.turn if state.turn >= 0 else None,
-        "event": event,
+        "event": event.full,  # the drawn tile too: every hand is shown here
         "summary": round_summary(state),
     }
 
@@ -37,8 +33,7 @@ def replay_frames(record: Record) -> dict[str, Any]:
     for rnd in record.rounds:
         state.start_round(rnd.hands, rnd.stock, rnd.leader)
         n += 1
-        frames = [_frame(state, {"kind": "deal", "round": state.round_index,
-                                 "leader": rnd.leader, "n": n})]
+        frames = [_frame(state, deal_event(state, n))]
         for text in rnd.actions:
             entry = state.play(Action.parse(text))
             n += 1

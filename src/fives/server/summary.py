@@ -1,6 +1,6 @@
-"""What the browser shows about a play and a round's end, computed here (no rules in the
-browser): the scoring sentence's parts, and the round summary's lines (pips, rounding, who
-is paid, half points, the hand-ending point, a discarded event over 61).
+"""What the browser shows about a round's end and a match's result, computed here (no rules
+in the browser): the round's account and the scores after it. A play's scoring sentence is
+in :mod:`fives.server.events`.
 
 All of it is public: nothing here names a tile still hidden in a hand or the stock.
 """
@@ -10,39 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from fives.core.account import account_of
-from fives.core.history import LogEntry
 from fives.core.record import score_json
 from fives.core.state import State
-from fives.core.tiles import ACTIONS, ALL_TILES
 
-__all__ = ["event_of", "result_of", "round_summary"]
-
-
-def event_of(state: State, entry: LogEntry, how: str, n: int) -> dict[str, Any]:
-    """The public description of one action just applied (a draw's tile is added per seat)."""
-    seat, code, ends, points, tile = entry
-    action = ACTIONS[code]
-    event: dict[str, Any] = {"n": n, "seat": seat, "action": str(action), "kind": action.kind,
-                             "how": how}
-    if action.is_play:
-        lay = state.layout
-        contributions = lay.contributions()
-        game = state.config.game
-        would = game.play_points[ends]
-        event.update(
-            tile=str(action.tile),
-            end="WENS"[action.end] if action.end is not None else None,
-            ends=ends,
-            points=points,
-            parts=[c.counted for c in contributions],
-            sum=" + ".join(str(c.counted) for c in contributions) or "0",
-            total=lay.ends_total(),
-            discarded=bool(game.exact_target and would and points != would),
-            would=would,
-        )
-    elif action.kind == "draw":
-        event["drawn"] = ALL_TILES[tile].id if tile >= 0 else None  # removed before sending
-    return event
+__all__ = ["result_of", "round_summary"]
 
 
 def round_summary(state: State) -> dict[str, Any] | None:

@@ -5,10 +5,18 @@ every accepted action is appended before anyone hears of it, and a finished matc
 record (RECORD.md). A table is rebuilt from what is stored (``fives.core.record.replay_state``).
 """
 
-from fives.store.base import Store, StoredAction, StoredRound, StoredTable, StoreError
+from fives.store.base import (
+    DamagedRow,
+    Store,
+    StoredAction,
+    StoredRound,
+    StoredTable,
+    StoreError,
+)
 from fives.store.sqlite import SqliteStore, open_store
 
 __all__ = [
+    "DamagedRow",
     "SqliteStore",
     "Store",
     "StoreError",

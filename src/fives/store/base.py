@@ -6,11 +6,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Store", "StoreError", "StoredAction", "StoredRound", "StoredTable"]
+__all__ = ["DamagedRow", "Store", "StoreError", "StoredAction", "StoredRound", "StoredTable"]
 
 
 class StoreError(RuntimeError):
     """The store cannot be opened or written (disk full, locked, not a database ...)."""
+
+
+class DamagedRow(StoreError):
+    """A stored table that cannot be read back (its JSON is damaged)."""
 
 
 @dataclass
@@ -36,7 +40,9 @@ class StoredRound:
 class StoredTable:
     id: str
     created: float
-    status: str  # "open" (waiting or in play) or "over"
+    #: "open" (waiting or in play) or "over"; set aside: "expired" (a waiting table nobody
+    #: came to), "abandoned" (bots playing for nobody), "damaged" (a row that cannot be read)
+    status: str
     meta: dict[str, Any]
     rounds: list[StoredRound] = field(default_factory=list)
     record: dict[str, Any] | None = None  # the finished match's record (RECORD.md)
@@ -65,21 +71,41 @@ class Store(ABC):
 
     @abstractmethod
     def add_action(
-        self, table_id: str, round_no: int, action: StoredAction
-    ) -> None: ...
+        self,
+        table_id: str,
+        round_no: int,
+        action: StoredAction,
+        finished: dict[str, Any] | None = None,
+    ) -> None:
+        """Append an action; with ``finished`` (the record of the match it ends), finish the
+        table in the same transaction (at the action's time)."""
 
     @abstractmethod
     def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None: ...
 
     @abstractmethod
-    def load(self, table_id: str) -> StoredTable | None: ...
+    def set_aside(self, table_id: str, status: str) -> None:
+        """Take an unfinished table out of play (kept, never loaded again at start):
+        ``expired``, ``abandoned`` or ``damaged``."""
 
     @abstractmethod
-    def unfinished(self) -> list[StoredTable]: ...
+    def load(self, table_id: str) -> StoredTable | None:
+        """The table with its rounds and actions; :class:`DamagedRow` if it cannot be read."""
 
     @abstractmethod
-    def finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
-        """Finished matches, newest first (meta and record, without rounds)."""
+    def unfinished_ids(self) -> list[str]:
+        """The tables still open (waiting or in play), oldest first."""
+
+    def unfinished(self) -> list[StoredTable]:
+        """The open tables themselves (a damaged one raises :class:`DamagedRow`)."""
+        return [t for t in map(self.load, self.unfinished_ids()) if t is not None]
+
+    @abstractmethod
+    def finished(
+        self, limit: int = 50, offset: int = 0, listed_only: bool = False
+    ) -> list[StoredTable]:
+        """Finished matches, newest first (meta and record, without rounds); ``listed_only``:
+        only those of open tables (a private table's match is not listed)."""
 
     @abstractmethod
     def close(self) -> None: ...

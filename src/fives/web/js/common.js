@@ -64,6 +64,16 @@ export function tokenKey(table) {
   return `fives.token.${table}`;
 }
 
+// A private table's invite secret, kept by the browsers that were let in.
+export function inviteKey(table) {
+  return `fives.invite.${table}`;
+}
+
+// "?invite=..." for a private table's links (replay, record), or "".
+export function inviteQuery(invite) {
+  return invite ? `?invite=${encodeURIComponent(invite)}` : "";
+}
+
 export function gameName(game) {
   return t(`common.game.${game}`);
 }
@@ -73,6 +83,12 @@ export function seatName(seat, i) {
   if (!seat) return t("web.seat.n", { n: i + 1 });
   if (seat.kind === "bot") return t("web.seat.bot", { level: t(`web.bot.${seat.level}`), n: i + 1 });
   return seat.name || t("web.seat.open", { n: i + 1 });
+}
+
+// The short name on a seat's chip: a person's name, or "Bot 2" (the level is shown beside it).
+export function seatShort(seat, i) {
+  if (seat && seat.kind === "bot") return t("web.seat.bot_n", { n: i + 1 });
+  return seatName(seat, i);
 }
 
 export function sideName(info, side) {

@@ -3,8 +3,10 @@ import { el, api, gameName } from "./common.js";
 
 let data = null;
 
-function seatLabel(name) {
-  return ["random", "easy", "medium", "hard", "expert"].includes(name) ? t("web.seat.bot_short", { level: t(`web.bot.${name}`) }) : name;
+// A bot is known by its seat's kind, never by its name (a person may not take a bot's name,
+// and an old record's names prove nothing).
+function seatLabel(name, kind) {
+  return kind === "bot" ? t("web.seat.bot_short", { level: t(`web.bot.${name}`) }) : name;
 }
 
 function render() {
@@ -15,7 +17,7 @@ function render() {
     list.append(el("li", { "data-match": m.id },
       el("div", {},
         el("strong", {}, `${gameName(m.game)} · ${t("web.lobby.n_players", { n: m.players })}`),
-        el("div", { class: "muted small" }, (m.seats || []).map(seatLabel).join(", ")),
+        el("div", { class: "muted small" }, (m.seats || []).map((name, i) => seatLabel(name, (m.kinds || [])[i])).join(", ")),
         el("div", { class: "muted small" }, `${when} · ${t("web.result.rounds", { n: m.rounds })}`)),
       el("div", { class: "inline" },
         el("a", { class: "button", href: `/replay/${m.id}` }, t("web.result.replay")),

@@ -3,6 +3,10 @@ let messages = {};
 export let lang = "en";
 export const LANGS = ["en", "hi"];
 
+// The client's version is in the URL this module was loaded from (/static/<version>/js/...);
+// asked for under that version, the catalogue is cached for good and never fetched again.
+const VERSION = (new URL(import.meta.url).pathname.match(/^\/static\/([0-9a-f]{8,})\//) || [])[1] || "";
+
 export function pickLang() {
   const saved = localStorage.getItem("fives.lang");
   if (LANGS.includes(saved)) return saved;
@@ -14,7 +18,7 @@ export function pickLang() {
 }
 
 export async function loadLang(l) {
-  const r = await fetch(`/api/i18n/${l}`);
+  const r = await fetch(`/api/i18n/${l}${VERSION ? `?v=${VERSION}` : ""}`);
   const data = await r.json();
   messages = data.messages;
   lang = l;
@@ -31,8 +35,25 @@ export function has(key) {
   return key in messages;
 }
 
+// A count with its noun in the right form: the catalogue has `<key>.one` and `<key>.other`,
+// and the language's plural rule (CLDR, through Intl) picks one.
+export function pluralForm(n) {
+  try { return new Intl.PluralRules(lang).select(Number(n)); } catch { return "other"; }
+}
+
+export function plural(key, n, params = {}) {
+  const form = pluralForm(n);
+  const full = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
+  return t(full, { n: fmt(n), ...params });
+}
+
+// (common.point / common.points are the terminal's keys too)
 export function points(n) {
-  return t(Number(n) === 1 ? "common.point" : "common.points", { n: fmt(n) });
+  return t(pluralForm(n) === "one" ? "common.point" : "common.points", { n: fmt(n) });
+}
+
+export function pips(n) {
+  return plural("common.pips", n);
 }
 
 export function fmt(n) {

@@ -153,12 +153,47 @@ export function computeLayout(ex, limits = { lx: 9, ly: 5 }) {
   return out;
 }
 
-function endLabel(end) {
+// The short mark of an end on the board (a letter in English, a Hindi initial in Hindi).
+function endMark(end) {
+  return t(`common.end_short.${end}`);
+}
+
+function endName(end) {
   return t(`common.end.${end}`);
 }
 
-// Draw into an <svg>. opts: legal: {end: true} for the selected tile's attach points,
-// onEnd(end) when one is chosen, maxUnit (px), width/height of the space available.
+// Touch targets of the attach points: at least `px` CSS pixels each way, centred on their
+// ghost tile, but never reaching past half the way to another target.
+function hitAreas(ghosts, unitsPerPx, px = 48) {
+  const want = (px * unitsPerPx) / 2;
+  const out = {};
+  const entries = Object.entries(ghosts);
+  for (const [end, g] of entries) {
+    const cx = g.x + g.w / 2, cy = g.y + g.h / 2;
+    let hw = Math.max(g.w / 2, want), hh = Math.max(g.h / 2, want);
+    for (const [other, o] of entries) {
+      if (other === end) continue;
+      const dx = Math.abs(cx - (o.x + o.w / 2)), dy = Math.abs(cy - (o.y + o.h / 2));
+      if (dx >= dy) hw = Math.max(g.w / 2, Math.min(hw, dx / 2));
+      else hh = Math.max(g.h / 2, Math.min(hh, dy / 2));
+    }
+    out[end] = { x: cx - hw, y: cy - hh, w: 2 * hw, h: 2 * hh };
+  }
+  return out;
+}
+
+function union(b, r) {
+  const x0 = Math.min(b.x, r.x), y0 = Math.min(b.y, r.y);
+  const x1 = Math.max(b.x + b.w, r.x + r.w), y1 = Math.max(b.y + b.h, r.y + r.h);
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+// Draw into an <svg>. opts: width/height: the space available (CSS px); unit: the size of half
+// a tile (px) the arms are laid out for before they wrap (the drawing then zooms out as it
+// grows); maxUnit: the largest it may zoom in; legal: {end: true} for the selected tile's
+// attach points, onEnd(end) when one is chosen ("lead" for the first tile); lead: show where
+// the first tile goes; newest: the tile just played (marked until the next play); fill: the
+// <svg> fills its box (CSS) and only its viewBox is set.
 export function renderLayout(svgEl, ex, opts = {}) {
   const width = opts.width || 600;
   const height = opts.height || 360;
@@ -168,21 +203,45 @@ export function renderLayout(svgEl, ex, opts = {}) {
     ly: Math.max(3, Math.floor(height / target / 2) - 1),
   };
   const lay = computeLayout(ex, limits);
-  const b = lay.bbox;
-  const minW = 8, minH = 5;
-  const bw = Math.max(b.w, minW), bh = Math.max(b.h, minH);
-  const bx = b.x - (bw - b.w) / 2, by = b.y - (bh - b.h) / 2;
-  const unit = Math.min(width / bw, height / bh, opts.maxUnit || 46);
-  svgEl.setAttribute("viewBox", `${bx} ${by} ${bw} ${bh}`);
-  svgEl.setAttribute("width", Math.round(bw * unit));
-  svgEl.setAttribute("height", Math.round(bh * unit));
+  const legal = opts.legal || {};
+  if (opts.lead) lay.ghosts.lead = { x: -1, y: -0.5, w: 2, h: 1, lx: 0, ly: 0 };
+  const shown = Object.fromEntries(Object.entries(lay.ghosts).filter(([end]) => legal[end]));
+  // The picture never zooms in past maxUnit px per unit: the box is at least that big.
+  const maxUnit = opts.maxUnit || 46;
+  const frame = (b) => {
+    const bw = Math.max(b.w, width / maxUnit, 8), bh = Math.max(b.h, height / maxUnit, 5);
+    return { x: b.x - (bw - b.w) / 2, y: b.y - (bh - b.h) / 2, w: bw, h: bh };
+  };
+  let box = frame(lay.bbox);
+  let hits = {};
+  // Twice: the hit areas are sized in pixels, and they widen the picture they are part of.
+  for (let k = 0; k < 2; k++) {
+    const unit = Math.min(width / box.w, height / box.h);
+    hits = hitAreas(shown, 1 / unit);
+    let b = lay.bbox;
+    for (const h of Object.values(hits)) b = union(b, h);
+    box = frame(b);
+  }
+  const unit = Math.min(width / box.w, height / box.h, maxUnit);
+  svgEl.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
+  if (opts.fill) {
+    svgEl.removeAttribute("width");
+    svgEl.removeAttribute("height");
+  } else {
+    svgEl.setAttribute("width", Math.round(box.w * unit));
+    svgEl.setAttribute("height", Math.round(box.h * unit));
+  }
   svgEl.replaceChildren();
   const tilesG = svg("g", { class: "layout-tiles" });
   for (const r of lay.rects) {
-    const g = tileShape(r.x, r.y, r.w, r.h, r.first, r.second, {
-      cls: r.spinner ? "spinner" : "", title: r.spinner ? `${r.tile} · ${t("common.spinner")}` : r.tile,
-    });
+    const newest = opts.newest && r.tile === opts.newest;
+    const cls = [r.spinner ? "spinner" : "", newest ? "newest" : ""].filter(Boolean).join(" ");
+    const title = [r.tile, r.spinner ? t("common.spinner") : "", newest ? t("web.layout.newest") : ""].filter(Boolean).join(" · ");
+    const g = tileShape(r.x, r.y, r.w, r.h, r.first, r.second, { cls, title });
     g.dataset.tile = r.tile;
+    if (newest) {
+      g.prepend(svg("rect", { x: r.x - 0.16, y: r.y - 0.16, width: r.w + 0.32, height: r.h + 0.32, rx: 0.26, class: "newest-ring" }));
+    }
     if (r.spinner) {
       g.append(svg("rect", { x: r.x - 0.12, y: r.y - 0.12, width: r.w + 0.24, height: r.h + 0.24, rx: 0.22, class: "spinner-ring" }));
       g.append(svg("text", { x: r.x + r.w + 0.22, y: r.y + 0.2, class: "spinner-star", text: "✦" }));
@@ -191,21 +250,20 @@ export function renderLayout(svgEl, ex, opts = {}) {
   }
   svgEl.append(tilesG);
   const marks = svg("g", { class: "layout-marks" });
-  const legal = opts.legal || {};
-  for (const [end, gh] of Object.entries(lay.ghosts)) {
-    if (!legal[end]) continue;
-    const label = t("web.table.play_on", { tile: opts.selected || "", end: endLabel(end) });
+  for (const [end, gh] of Object.entries(shown)) {
+    const label = end === "lead"
+      ? t("web.table.lead", { tile: opts.selected || "" })
+      : t("web.table.play_on", { tile: opts.selected || "", end: endName(end) });
+    const choose = () => opts.onEnd && opts.onEnd(end);
     const g = svg("g", {
       class: "ghost", tabindex: "0", role: "button", "aria-label": label, "data-end": end,
-      onclick: () => opts.onEnd && opts.onEnd(end),
-      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onEnd && opts.onEnd(end); } },
+      onclick: choose,
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(); } },
     });
-    if (opts.droppable) {
-      g.addEventListener("dragover", (e) => { e.preventDefault(); e.stopPropagation(); });
-      g.addEventListener("drop", (e) => { e.preventDefault(); e.stopPropagation(); opts.onEnd && opts.onEnd(end); });
-    }
+    const h = hits[end];
+    g.append(svg("rect", { x: h.x, y: h.y, width: h.w, height: h.h, class: "ghost-hit" }));
     g.append(svg("rect", { x: gh.x + 0.05, y: gh.y + 0.05, width: gh.w - 0.1, height: gh.h - 0.1, rx: 0.16, class: "ghost-body" }));
-    g.append(svg("text", { x: gh.lx, y: gh.ly + 0.02, class: "ghost-label", text: end }));
+    if (end !== "lead") g.append(svg("text", { x: gh.lx, y: gh.ly + 0.02, class: "ghost-label", text: endMark(end) }));
     g.append(svg("title", { text: label }));
     marks.append(g);
   }
@@ -214,10 +272,10 @@ export function renderLayout(svgEl, ex, opts = {}) {
     if (m.counted != null) {
       g.append(svg("circle", { cx: m.x, cy: m.y, r: 0.42, class: "marker-dot" }));
       g.append(svg("text", { x: m.x, y: m.y + 0.015, class: "marker-num", text: String(m.counted) }));
-      g.append(svg("title", { text: t("web.layout.counted", { end: endLabel(m.end), n: m.counted }) }));
+      g.append(svg("title", { text: t("web.layout.counted", { end: endName(m.end), n: m.counted }) }));
     } else {
       g.append(svg("circle", { cx: m.x, cy: m.y, r: 0.22, class: "marker-dot" }));
-      g.append(svg("title", { text: t("web.layout.open", { end: endLabel(m.end), value: m.value }) }));
+      g.append(svg("title", { text: t("web.layout.open", { end: endName(m.end), value: m.value }) }));
     }
     marks.append(g);
   }

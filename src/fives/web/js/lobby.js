@@ -1,6 +1,6 @@
 // The lobby: play now against a bot, create a table, join or watch an open one.
 import { initI18n, t } from "./i18n.js";
-import { el, api, getName, setName, tokenKey, gameName, seatName, toast } from "./common.js";
+import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toast } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
@@ -15,10 +15,44 @@ function nameOrDefault() {
 
 async function enter(res) {
   if (res.token) localStorage.setItem(tokenKey(res.table), res.token);
+  if (res.invite) localStorage.setItem(inviteKey(res.table), res.invite);
   location.href = `/t/${encodeURIComponent(res.table)}`;
 }
 
+const PLAY_GAME = "fives.play.game";
+const PLAY_LEVEL = "fives.play.level";
+
+// The target as a player reads it: "to 250 (200 with 3 or 4 players)", "to exactly 61".
+function targetText(g) {
+  const two = g.targets["2"], more = g.targets["4"];
+  if (g.exact_target) return t("web.game.target_exact", { n: two });
+  if (two !== more) return t("web.game.target_more", { two, more });
+  return t("web.game.target", { n: two });
+}
+
+// Play now: a card per game (name, its target, one line on what it is), the last choice kept.
+function fillQuick() {
+  const chosen = localStorage.getItem(PLAY_GAME) in meta.games ? localStorage.getItem(PLAY_GAME) : "all-fives";
+  const current = (document.querySelector("input[name=quick-game]:checked") || {}).value || chosen;
+  $("game-picks").replaceChildren(...Object.entries(meta.games).map(([name, g]) => el("label", { class: "game-card", "data-game": name },
+    el("input", { type: "radio", name: "quick-game", value: name, checked: name === current,
+      onchange: () => { localStorage.setItem(PLAY_GAME, name); describePlay(); } }),
+    el("span", { class: "game-card-body" },
+      el("span", { class: "game-card-head" }, el("strong", {}, gameName(name)), el("span", { class: "game-target" }, targetText(g))),
+      el("span", { class: "game-desc" }, t(`web.game.${name}.desc`))))));
+  const level = $("quick-level");
+  const keep = level.value || localStorage.getItem(PLAY_LEVEL) || "easy";
+  level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, t(`web.bot.${b}`))));
+  level.value = meta.bots.includes(keep) ? keep : "easy";
+}
+
+function describePlay() {
+  const game = (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${$("quick-level").value || "easy"}`) });
+}
+
 function fillGames() {
+  fillQuick();
   const sel = $("game");
   const keep = sel.value || "all-fives";
   sel.replaceChildren(...Object.keys(meta.games).map((g) => el("option", { value: g }, gameName(g))));
@@ -35,7 +69,7 @@ function fillGames() {
     t("web.lobby.n_players", { n }))));
   $("rules-links").replaceChildren(...Object.keys(meta.games).map((g) =>
     el("li", {}, el("a", { href: `/rules/${g}`, class: "button secondary" }, gameName(g)))));
-  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName("all-fives") });
+  describePlay();
   update();
 }
 
@@ -65,6 +99,7 @@ function update() {
 
 async function create(e) {
   e.preventDefault();
+  if (!meta) return; // the form is not filled in yet
   const n = players();
   const seats = [{ kind: "human" }];
   for (let i = 1; i < n; i++) {
@@ -75,6 +110,7 @@ async function create(e) {
   const body = {
     game: $("game").value, players: n, seats, name: nameOrDefault(),
     turn_time: Number($("turn-time").value), target,
+    private: $("privacy-private").checked,
   };
   if (n === 4 && !$("teams-row").hidden) body.teams = $("teams").checked;
   if (seed !== undefined) body.seed = seed;
@@ -87,7 +123,11 @@ async function create(e) {
 
 async function playNow(e) {
   e.preventDefault();
-  const body = { name: nameOrDefault(), game: "all-fives", players: 2 };
+  const game = (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+  const level = $("quick-level").value || "easy";
+  localStorage.setItem(PLAY_GAME, game);
+  localStorage.setItem(PLAY_LEVEL, level);
+  const body = { name: nameOrDefault(), game, level, players: 2 };
   if (seed !== undefined) body.seed = seed;
   if (params.has("turn")) body.turn_time = Number(params.get("turn"));
   try {
@@ -121,14 +161,16 @@ async function refresh() {
 }
 
 async function main() {
-  await initI18n(() => { fillGames(); refresh(); });
+  // the forms never submit natively, even when used before the page has finished loading
+  $("create-form").addEventListener("submit", create);
+  $("quick-form").addEventListener("submit", playNow);
+  await initI18n(() => { if (meta) fillGames(); refresh(); });
   meta = await api("/api/meta");
-  $("name").value = getName();
+  if (!$("name").value) $("name").value = getName();
   fillGames();
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
-  $("create-form").addEventListener("submit", create);
-  $("quick-form").addEventListener("submit", playNow);
+  $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });
   refresh();
   setInterval(refresh, 4000);
 }

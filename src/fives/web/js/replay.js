@@ -1,22 +1,23 @@
 // The replay viewer of a finished match: every hand face up; step, play, jump to a round.
-import { initI18n, t, points } from "./i18n.js";
-import { el, api, gameName } from "./common.js";
+import { initI18n, t, points, plural } from "./i18n.js";
+import { el, api, gameName, inviteQuery } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { summaryElement } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+// a private table's match opens only with its invite, carried by the link
+const access = inviteQuery(new URLSearchParams(location.search).get("invite"));
 let data = null;
 let round = 0;
 let step = 0;
 let timer = null;
-const BOTS = ["random", "easy", "medium", "hard", "expert", "cheat"];
-
 function seatLabel(i) {
   const name = (data.seats || [])[i];
   if (!name) return t("web.seat.n", { n: i + 1 });
-  return BOTS.includes(name) ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
+  // a bot by its seat's kind, never by its name
+  return (data.kinds || [])[i] === "bot" ? t("web.seat.bot", { level: t(`web.bot.${name}`), n: i + 1 }) : name;
 }
 
 function sideLabel(side) {
@@ -34,13 +35,11 @@ function describe(ev) {
   const who = seatLabel(ev.seat);
   if (ev.kind === "draw") return t("web.event.draw_tile", { name: who, tile: ev.tile });
   if (ev.kind === "pass") return t(data.no_play === "knock" ? "web.event.knock" : "web.event.pass", { name: who });
-  const text = ev.kind === "lead"
-    ? t("web.event.lead", { name: who, tile: ev.tile })
-    : t("web.event.play", { name: who, tile: ev.tile, end: t(`common.end.${ev.end}`) });
-  if (!data.ends_score) return text;
-  let s = t("common.scoring_sentence", { sum: ev.sum, total: ev.total, points: points(ev.points) });
-  if (ev.discarded) s += ` · ${t("web.event.discarded", { n: ev.would, target: data.target })}`;
-  return `${text} — ${s}`;
+  const scored = data.ends_score;
+  const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
+  let text = t(key, { name: who, tile: ev.tile, end: ev.end ? t(`common.end.${ev.end}`) : "", sum: ev.sum, total: ev.total, points: points(ev.points) });
+  if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: data.target })}`;
+  return text;
 }
 
 function render() {
@@ -52,8 +51,9 @@ function render() {
   $("scrub").value = String(step);
   $("step-label").textContent = t("web.replay.step", { n: step, total: fs.length - 1 });
   $("banner").textContent = describe(f.event);
-  const wrap = $("board-wrap").getBoundingClientRect();
-  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(260, wrap.width - 8), height: Math.max(200, wrap.height - 8), unit: 32 });
+  const wrap = $("board-wrap");
+  renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(200, wrap.clientWidth), height: Math.max(160, wrap.clientHeight), unit: 32, fill: true,
+    newest: f.event && (f.event.kind === "play" || f.event.kind === "lead") ? f.event.tile : null });
   $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: f.layout.tiles.join(", "), sentence: f.layout.sentence }) : t("web.layout.empty"));
   $("stock").textContent = data.drawing ? t("web.table.stock", { n: f.stock }) : t("web.table.no_stock");
   $("scores-line").textContent = f.scores.map((s, side) => `${sideLabel(side)}: ${s}`).join(" · ");
@@ -63,7 +63,7 @@ function render() {
     hands.append(el("div", { class: `replay-hand${f.turn === i ? " turn" : ""}` },
       el("strong", {}, f.turn === i ? `▶ ${seatLabel(i)}` : seatLabel(i)),
       el("div", { class: "tiles", "aria-label": hand.join(", ") }, hand.map((tile) => tileSvg(tile))),
-      el("span", { class: "muted" }, t("web.seat.tiles", { n: hand.length }))));
+      el("span", { class: "muted" }, plural("web.seat.tiles", hand.length))));
   });
   const sum = $("summary");
   if (f.summary) {
@@ -116,13 +116,13 @@ function fillRounds() {
 async function main() {
   await initI18n(() => { if (data) { fillRounds(); render(); } });
   try {
-    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
+    data = await api(`/api/matches/${encodeURIComponent(matchId)}/replay${access}`);
   } catch (err) {
     $("replay-error").hidden = false;
     $("replay-error").textContent = err.message;
     return;
   }
-  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+  $("download").href = `/api/matches/${encodeURIComponent(matchId)}/record${access}`;
   fillRounds();
   $("round-select").addEventListener("change", (e) => go(Number(e.target.value), 0));
   $("first").addEventListener("click", () => go(round, 0));

@@ -1,7 +1,9 @@
-// A round's summary as the server describes it: remaining pips, rounding, who is paid, half
-// points, the hand-ending point, a discarded event over 61. Words from the catalogue only.
-import { t, points } from "./i18n.js";
+// A round's summary as the server describes it: the tiles left in each hand and their pips,
+// rounding, who is paid, half points, the hand-ending point, a discarded event over 61. Words
+// from the catalogue only; every count agrees with its noun.
+import { t, points, pips } from "./i18n.js";
 import { el } from "./common.js";
+import { tileSvg } from "./tiles.js";
 
 export function summaryLines(s, ctx) {
   const { seatLabel, sideLabel } = ctx;
@@ -22,20 +24,21 @@ export function summaryLines(s, ctx) {
         break;
       case "each":
         line.seats.forEach((seat, i) => {
-          const pips = line.pips[i];
+          const left = line.pips[i];
           const rounded = line.rounded[i];
-          out.push(t(pips === rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(seat), pips, rounded }));
+          out.push(t(left === rounded ? "web.summary.each_same" : "web.summary.each", { name: seatLabel(seat), pips: pips(left), rounded }));
         });
         out.push(paid(line));
         break;
       case "plain":
-        out.push(t("web.summary.plain", { pips: line.pips.join(" + "), side: sideLabel(line.side) }));
+        out.push(t(line.pips.length > 1 ? "web.summary.plain" : "web.summary.plain_one",
+          { pips: line.pips.join(" + "), side: sideLabel(line.side) }));
         out.push(paid(line));
         break;
       case "split":
         out.push(t("web.summary.split", {
           a: sideLabel(line.sides[0]), b: sideLabel(line.sides[1]), third: sideLabel(line.third),
-          pips: line.pips, rounded: line.rounded, half: line.half,
+          pips: pips(line.pips), rounded: line.rounded, half: line.half,
         }));
         break;
       case "bonus":
@@ -63,6 +66,14 @@ export function summaryLines(s, ctx) {
   return out;
 }
 
+function tilesLeft(hand) {
+  if (!hand.length) return el("span", { class: "muted" }, "—");
+  return el("span", { class: "left-tiles", role: "img", "aria-label": hand.join(", "), title: hand.join(", ") },
+    hand.map((tile) => tileSvg(tile, { cls: "mini-face" })));
+}
+
+// ctx: seatLabel(seat), sideLabel(side), nameOf(seat), over (no next leader), scores (false:
+// leave the scores to the caller, as the match result does).
 export function summaryElement(s, ctx) {
   const { seatLabel, sideLabel, nameOf } = ctx;
   const box = el("div", { class: "summary" });
@@ -71,16 +82,17 @@ export function summaryElement(s, ctx) {
   else if (s.reason === "blocked") reason = t("web.summary.blocked");
   else reason = t("web.summary.target", { side: sideLabel(s.lines.find((l) => l.kind === "target").side) });
   box.append(el("p", { class: "summary-reason" }, reason));
+  const hands = s.hands || s.tiles.map(() => null);
   box.append(el("table", { class: "pips-table" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("web.summary.player")),
       el("th", { scope: "col" }, t("web.summary.tiles_left")), el("th", { scope: "col" }, t("web.summary.pips")))),
     el("tbody", {}, s.pips.map((p, i) => el("tr", {}, el("th", { scope: "row" }, seatLabel(i)),
-      el("td", {}, String(s.tiles[i])), el("td", {}, String(p)))))));
+      el("td", {}, hands[i] ? tilesLeft(hands[i]) : String(s.tiles[i])), el("td", { class: "num" }, String(p)))))));
   box.append(el("ul", { class: "summary-lines" }, summaryLines(s, ctx).map((x) => el("li", {}, x))));
-  box.append(el("h3", {}, t("web.summary.scores")));
-  box.append(el("ul", { class: "summary-scores" }, s.scores.map((sc, side) =>
-    el("li", {}, el("span", {}, sideLabel(side)), " ", el("strong", {}, String(sc)),
-      s.points[side] ? el("span", { class: "muted" }, ` (+${s.points[side]})`) : null))));
+  if (ctx.scores !== false) {
+    box.append(el("h3", {}, t("web.summary.scores")));
+    box.append(scoreList(s.scores, s.points, sideLabel));
+  }
   const nl = s.next_leader;
   if (nl && !ctx.over) {
     let text;
@@ -90,4 +102,12 @@ export function summaryElement(s, ctx) {
     box.append(el("p", { class: "muted" }, text));
   }
   return box;
+}
+
+// The scores, highest first, each with what this round added.
+export function scoreList(scores, gained, sideLabel) {
+  return el("ol", { class: "summary-scores" }, scores
+    .map((sc, side) => [sc, side]).sort((a, b) => b[0] - a[0])
+    .map(([sc, side]) => el("li", {}, el("span", {}, `${sideLabel(side)}: `), el("strong", {}, String(sc)),
+      gained && gained[side] ? el("span", { class: "muted" }, ` (+${gained[side]})`) : null)));
 }

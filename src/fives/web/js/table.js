@@ -1,26 +1,35 @@
 // The table page: one WebSocket to the authoritative table. The server sends this seat's view
 // (its hand, the layout, the legal actions) and what is public; the page draws it and sends
-// back the action chosen. No rules here: legality, scoring and summaries come from the server.
-import { initI18n, t, points, lang } from "./i18n.js";
-import { el, getName, setName, tokenKey, gameName, seatName, sideName, toast, copyText } from "./common.js";
+// back the action chosen. No rules here: legality, scoring and summaries come from the server,
+// and what a game is like (scoring, spinner, drawing, pass or knock, score sheet) from its info.
+import { initI18n, t, points, plural, pickLang } from "./i18n.js";
+import { el, getName, setName, tokenKey, inviteKey, inviteQuery, gameName, seatName, seatShort, sideName, toast, copyText } from "./common.js";
 import { tileSvg, tileBack } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
 import { renderRulesInto } from "./rules.js";
-import { summaryElement } from "./summary.js";
+import { summaryElement, scoreList } from "./summary.js";
+import { sizeHand, draggable, dragging, handledByPointer } from "./hand.js";
+import { setupSound, turnSignal } from "./notify.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
+const ARROW = { W: "←", E: "→", N: "↑", S: "↓" };
+const KEY_END = { ArrowLeft: "W", ArrowRight: "E", ArrowUp: "N", ArrowDown: "S", w: "W", e: "E", n: "N", s: "S" };
 
 let ws = null;
+let ready = false; // the catalogue is loaded: messages are drawn from then on
+const early = [];
 let mySeat = null;
 let token = localStorage.getItem(tokenKey(tableId));
+// A private table's invite: from the link that brought us here, or kept from an earlier visit.
+let invite = new URLSearchParams(location.search).get("invite") || localStorage.getItem(inviteKey(tableId));
+let refused = false;
 let last = null; // the last state message
 let selected = null; // the selected tile ("a-b")
 let retry = 400;
 let clockTimer = null;
 let clockEnd = null;
-let readySent = null;
 let summaryDismissed = null;
 let resultDismissed = false;
 let watching = false;
@@ -31,6 +40,7 @@ let sentN = -1;
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
+  const lang = pickLang();
   ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${lang}`);
   ws.addEventListener("open", () => {
     retry = 400;
@@ -38,20 +48,27 @@ function connect() {
     $("conn-status").hidden = true;
     const hello = { type: "hello", lang };
     if (token) hello.token = token;
+    if (invite) hello.invite = invite;
     ws.send(JSON.stringify(hello));
   });
   ws.addEventListener("message", (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
-    onMessage(msg);
+    if (ready) onMessage(msg);
+    else early.push(msg);
   });
   ws.addEventListener("close", (e) => {
     if (e.code === 4404) {
       showNotFound();
       return;
     }
+    if (e.code === 4403 || refused) {
+      showRefused(t("web.error.private_table"));
+      return;
+    }
     $("conn-status").hidden = false;
     $("conn-status").textContent = t("web.conn.reconnecting");
+    if (e.code === 4429) retry = 8000; // too many connections or watchers: come back later
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
@@ -59,6 +76,12 @@ function connect() {
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function showRefused(text) {
+  $("conn-status").hidden = false;
+  $("conn-status").textContent = text;
+  document.body.classList.add("ready");
 }
 
 function showNotFound() {
@@ -71,6 +94,10 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       mySeat = msg.seat;
+      if (msg.invite) {
+        invite = msg.invite;
+        localStorage.setItem(inviteKey(tableId), invite);
+      }
       break;
     case "joined":
       mySeat = msg.seat;
@@ -86,6 +113,7 @@ function onMessage(msg) {
         token = null;
       }
       if (msg.code === "not_found") { showNotFound(); return; }
+      if (msg.code === "private_table") { refused = true; showRefused(msg.message); return; }
       sentN = -1;
       if (msg.code !== "stale") toast(msg.message, "error");
       break;
@@ -99,6 +127,7 @@ function onMessage(msg) {
 
 function goRematch(id) {
   if (token) localStorage.setItem(tokenKey(id), token);
+  if (invite) localStorage.setItem(inviteKey(id), invite);
   location.href = `/t/${encodeURIComponent(id)}`;
 }
 
@@ -110,21 +139,25 @@ function onState(msg) {
   if (msg.you !== undefined) mySeat = msg.you;
   if (msg.event && msg.event.n > lastEventN && prev) {
     lastEventN = msg.event.n;
-    animateEvent(msg.event, msg);
+    tellEvent(msg.event, msg);
   } else if (msg.event) {
     lastEventN = Math.max(lastEventN, msg.event.n);
   }
-  if (!prev || (prev.view && msg.view && prev.view.round !== msg.view.round)) {
-    selected = null;
-  }
-  if (selected && !(msg.view && msg.view.legal.some((a) => a === selected || a.startsWith(selected + "@")))) {
-    selected = null;
-  }
+  if (!prev) tellLastPlay(msg);
+  if (!prev || (prev.view && msg.view && prev.view.round !== msg.view.round)) selected = null;
+  if (selected && !optionsFor(selected).length) selected = null;
   render();
 }
 
 function isMyTurn() {
-  return last && last.view && mySeat != null && last.view.turn === mySeat && last.view.legal.length > 0;
+  return Boolean(last && last.view && mySeat != null && last.view.turn === mySeat && last.view.legal.length > 0);
+}
+
+// The player has a real choice (a forced draw or pass is made by the server).
+function myChoice() {
+  if (!isMyTurn()) return false;
+  const legal = last.view.legal;
+  return !(legal.length === 1 && (legal[0] === "draw" || legal[0] === "pass"));
 }
 
 function render() {
@@ -132,23 +165,24 @@ function render() {
   const info = last.info;
   $("game-title").textContent = gameName(info.game);
   $("game-target").textContent = t("web.table.to_target", { n: info.target });
-  document.title = `${gameName(info.game)} · fives`;
   const seated = mySeat != null;
   const waiting = info.status === "waiting";
   $("join-panel").hidden = !(waiting && !seated && !watching);
   $("waiting-panel").hidden = !(waiting && (seated || watching));
   $("game").hidden = waiting;
+  document.body.classList.toggle("in-game", !waiting);
+  turnSignal(myChoice() && !last.summary, `${gameName(info.game)} · fives`);
   if (waiting) {
     if (!seated && !watching) renderJoin(info);
     else renderWaiting(info);
     return;
   }
   renderSeats();
-  renderBoard();
-  renderHand();
+  if (!dragging()) renderHand(); // redrawn when the tile is dropped
   renderScores();
   renderStatus();
   renderClock();
+  renderBoard();
   renderDialogs();
 }
 
@@ -177,7 +211,9 @@ function renderJoin(info) {
 }
 
 function renderWaiting(info) {
-  $("share-link").value = location.href.split("?")[0];
+  const here = `${location.origin}/t/${encodeURIComponent(tableId)}`;
+  $("share-link").value = info.private ? here + inviteQuery(invite) : here;
+  $("share-text").textContent = t(info.private ? "web.waiting.share_private" : "web.waiting.share");
   const list = $("waiting-seats");
   list.replaceChildren();
   info.seats.forEach((s, i) => {
@@ -189,7 +225,7 @@ function renderWaiting(info) {
   $("host-start-wrap").hidden = !(mySeat != null && mySeat === info.host);
 }
 
-// -- seats ------------------------------------------------------------------------------
+// -- seats: who is here, their tiles, their score and whose turn it is --------------------
 
 function seatOrder(n) {
   const start = mySeat != null ? mySeat : 0;
@@ -200,59 +236,73 @@ function renderSeats() {
   const { info, view } = last;
   const box = $("seats");
   box.setAttribute("aria-label", t("web.table.players"));
+  box.style.setProperty("--seats", info.players);
+  box.dataset.count = info.players;
   box.replaceChildren();
   for (const i of seatOrder(info.players)) {
     const s = info.seats[i];
-    const turn = view && view.turn === i;
-    const card = el("div", {
-      class: `seat-card${turn ? " turn" : ""}${i === mySeat ? " me" : ""}${s.away ? " away" : ""}`,
-      id: `seat-${i}`, "data-seat": i,
-    });
-    const title = el("div", { class: "seat-name" },
-      turn ? el("span", { class: "turn-mark", "aria-hidden": "true" }, "▶") : null,
-      seatName(s, i),
-      i === mySeat ? el("span", { class: "badge" }, t("web.seat.you")) : null,
-      info.teams ? el("span", { class: `badge side side-${s.side}` }, t("web.side.team", { n: s.side + 1 })) : null);
-    card.append(title);
+    const turn = Boolean(view && view.turn === i && !last.summary);
     const count = view ? view.hand_sizes[i] : 0;
-    const tiles = el("div", { class: "seat-tiles", "aria-label": t("web.seat.tiles", { n: count }) });
-    for (let k = 0; k < Math.min(count, 9); k++) tiles.append(tileBack({ cls: "mini" }));
-    tiles.append(el("span", { class: "count" }, t("web.seat.tiles", { n: count })));
-    card.append(tiles);
+    const score = view ? view.scores[s.side] : 0;
     const notes = [];
-    if (turn) notes.push(el("span", { class: "note turn-note" }, t("web.seat.to_play")));
-    if (s.kind === "human" && !s.connected && i !== mySeat) notes.push(el("span", { class: "note offline" }, "○ " + t("web.seat.offline")));
-    if (s.away) notes.push(el("span", { class: "note away" }, t("web.seat.away")));
-    if (s.timeouts && !s.away) notes.push(el("span", { class: "note" }, t("web.seat.timeouts", { n: s.timeouts })));
-    if (view && view.out && view.out[i]) notes.push(el("span", { class: "note" }, t("web.seat.out")));
-    if (notes.length) card.append(el("div", { class: "seat-notes" }, notes));
-    if (turn && info.clock) card.append(el("div", { class: "seat-clock clock", "data-clock": i }));
+    if (i === mySeat) notes.push(t("web.seat.you"));
+    else if (s.kind === "bot") notes.push(t(`web.bot.${s.level}`));
+    if (s.kind === "human" && !s.connected && i !== mySeat) notes.push(t("web.seat.offline"));
+    if (s.away) notes.push(t("web.seat.away"));
+    if (s.timeouts && !s.away) notes.push(t("web.seat.timeouts", { n: s.timeouts }));
+    if (view && view.out && view.out[i]) notes.push(t("web.seat.out"));
+    const label = [seatName(s, i), info.teams ? t("web.side.team", { n: s.side + 1 }) : null,
+      plural("web.seat.tiles", count), t("web.seat.score", { n: score }),
+      turn ? t("web.seat.to_play") : null, ...notes].filter(Boolean).join(", ");
+    const card = el("div", {
+      class: `seat-card side-${s.side}${turn ? " turn" : ""}${i === mySeat ? " me" : ""}${s.away ? " away" : ""}`,
+      id: `seat-${i}`, "data-seat": i, role: "listitem", "aria-label": label,
+    },
+    el("div", { class: "seat-top", "aria-hidden": "true" },
+      turn ? el("span", { class: "turn-mark" }, "▶") : null,
+      el("span", { class: "seat-name" }, seatShort(s, i)),
+      el("span", { class: "seat-score", id: `seat-score-${i}` }, String(score))),
+    el("div", { class: "seat-sub", "aria-hidden": "true" },
+      el("span", { class: "seat-count" }, tileBack({ cls: "mini" }), String(count)),
+      info.teams ? el("span", { class: `badge side-${s.side}`, title: t("web.side.team", { n: s.side + 1 }) }, String(s.side + 1)) : null,
+      el("span", { class: "seat-notes" }, notes.join(" · "))),
+    turn && info.clock ? el("div", { class: "seat-clock", "data-clock": i }) : null);
     box.append(card);
   }
 }
 
 // -- board ------------------------------------------------------------------------------
 
-function legalEndsFor(tile) {
-  const legal = (last.view && last.view.legal) || [];
-  const ends = {};
-  for (const a of legal) if (a.startsWith(tile + "@")) ends[a.split("@")[1]] = true;
-  return ends;
+// What the selected tile can do: "lead", or the ends it fits.
+function optionsFor(tile) {
+  if (!tile || !isMyTurn()) return [];
+  const legal = last.view.legal;
+  if (legal.includes(tile)) return ["lead"];
+  return legal.filter((a) => a.startsWith(tile + "@")).map((a) => a.split("@")[1]);
+}
+
+function newestTile(view) {
+  if (!view) return null;
+  for (let k = view.history.length - 1; k >= 0; k--) {
+    const action = view.history[k][1];
+    if (action !== "draw" && action !== "pass") return action.split("@")[0];
+  }
+  return null;
 }
 
 function renderBoard() {
   const view = last.view;
   const wrap = $("board-wrap");
   const board = $("board");
-  const rect = wrap.getBoundingClientRect();
-  const width = Math.max(260, rect.width - 8);
-  const height = Math.max(200, Math.min(window.innerHeight * 0.52, rect.height || 360) - 8);
-  const legal = selected && isMyTurn() ? legalEndsFor(selected) : {};
-  renderLayout(board, view ? view.layout : null, {
-    width, height, legal, selected,
-    unit: window.innerWidth < 600 ? 26 : 36,
-    onEnd: (end) => playTile(selected, end),
-    droppable: true,
+  const options = optionsFor(selected);
+  const legal = Object.fromEntries(options.map((o) => [o, true]));
+  const small = Math.min(window.innerWidth, window.innerHeight) < 600;
+  renderLayout(board, view && view.layout.center ? view.layout : null, {
+    width: Math.max(120, wrap.clientWidth), height: Math.max(80, wrap.clientHeight),
+    fill: true, legal, selected, lead: options.includes("lead"),
+    unit: small ? 22 : 30, maxUnit: small ? 30 : 40,
+    newest: newestTile(view),
+    onEnd: (end) => playOption(selected, end),
   });
   const label = view && view.layout.tiles.length
     ? t("web.layout.aria", { tiles: view.layout.tiles.join(", "), sentence: view.layout.sentence })
@@ -263,17 +313,23 @@ function renderBoard() {
   if (last.info.drawing && view) {
     stock.append(tileBack({ cls: "mini" }), el("span", {}, t("web.table.stock", { n: view.stock })));
   } else if (view) {
-    stock.append(el("span", { class: "muted" }, t("web.table.no_stock")));
+    stock.append(el("span", {}, t("web.table.no_stock")));
   }
-  const legend = $("legend");
+  const legend = legendItems();
+  $("legend").replaceChildren(...legend);
+  $("help-legend").replaceChildren(...legendItems());
+}
+
+function legendItems() {
   const items = [
     el("span", { class: "legend-item" }, el("span", { class: "legend-dot counted", "aria-hidden": "true" }, "5"), t("web.layout.legend_counted")),
     el("span", { class: "legend-item" }, el("span", { class: "legend-dot open", "aria-hidden": "true" }), t("web.layout.legend_open")),
+    el("span", { class: "legend-item" }, el("span", { class: "legend-newest", "aria-hidden": "true" }), t("web.layout.legend_newest")),
   ];
-  if (last.info.spinner) {
+  if (last && last.info.spinner) {
     items.push(el("span", { class: "legend-item" }, el("span", { class: "legend-spinner", "aria-hidden": "true" }, "✦"), t("web.layout.legend_spinner")));
   }
-  legend.replaceChildren(...items);
+  return items;
 }
 
 // -- hand -------------------------------------------------------------------------------
@@ -283,15 +339,13 @@ function renderHand() {
   const hand = $("hand");
   hand.replaceChildren();
   if (mySeat == null || !view) {
-    hand.append(el("p", { class: "muted" }, t("web.table.watching")));
-    $("keys-help").hidden = true;
+    hand.append(el("p", { class: "muted watching" }, t("web.table.watching")));
     return;
   }
-  $("keys-help").hidden = false;
-  const myTurn = isMyTurn();
-  const legal = view.legal;
+  const choosing = myChoice();
+  sizeHand(hand, view.hand.length);
   view.hand.forEach((tile, k) => {
-    const playable = myTurn && legal.some((a) => a === tile || a.startsWith(tile + "@"));
+    const playable = choosing && optionsFor(tile).length > 0;
     const isSel = selected === tile;
     const label = t(playable ? "web.tile.playable" : "web.tile.plain", { tile }) + (isSel ? ` · ${t("web.tile.selected")}` : "");
     const b = el("button", {
@@ -299,50 +353,57 @@ function renderHand() {
       class: `hand-tile${playable ? " playable" : ""}${isSel ? " selected" : ""}`,
       "data-tile": tile, "aria-label": label, "aria-pressed": isSel ? "true" : "false",
       "aria-disabled": playable ? "false" : "true",
-      title: `${k + 1}: ${tile}`,
-      onclick: () => chooseTile(tile),
+      title: k < 9 ? `${k + 1}: ${tile}` : tile,
+      onclick: (e) => { if (!handledByPointer(tile, e)) chooseTile(tile); },
     }, tileSvg(tile));
     if (playable) {
       b.append(el("span", { class: "playable-mark", "aria-hidden": "true" }, "▲"));
-      // drag and drop (mouse): drag the tile onto a highlighted end, or anywhere on the board
-      // when it fits only one end
-      b.draggable = true;
-      b.addEventListener("dragstart", (e) => {
-        e.dataTransfer.setData("text/plain", tile);
-        e.dataTransfer.effectAllowed = "move";
-        selected = tile;
-        renderBoard();
-        renderStatus();
+      draggable(b, tile, {
+        tap: () => chooseTile(tile),
+        start: () => {
+          selected = tile;
+          hand.querySelectorAll(".hand-tile.selected").forEach((x) => x.classList.remove("selected"));
+          b.classList.add("selected");
+          renderBoard();
+          renderStatus();
+        },
+        over: (target) => {
+          document.querySelectorAll("#board .ghost.hover").forEach((g) => g.classList.remove("hover"));
+          const g = target && target.closest ? target.closest("#board .ghost") : null;
+          if (g) g.classList.add("hover");
+        },
+        drop: (target) => {
+          const g = target && target.closest ? target.closest("#board .ghost") : null;
+          const options = optionsFor(tile);
+          if (g) playOption(tile, g.dataset.end);
+          else if (target && target.closest && target.closest("#board-wrap") && options.length === 1) playOption(tile, options[0]);
+          else render(); // not on an end: the tile stays chosen, its ends lit
+        },
+        cancel: () => render(),
       });
     }
     hand.append(b);
   });
-  $("draw-btn").hidden = !(myTurn && legal.includes("draw"));
-  $("pass-btn").hidden = !(myTurn && legal.includes("pass"));
-  $("pass-btn").textContent = t(last.info.no_play === "knock" ? "web.table.knock" : "web.table.pass");
-  $("back-btn").hidden = !(last.info.seats[mySeat] && last.info.seats[mySeat].away);
 }
 
+// A tap chooses a tile and lights its ends; a second tap on a tile that fits one place only
+// plays it there (so does a double tap); a tap on a lit end plays it there.
 function chooseTile(tile) {
   if (!isMyTurn()) { toast(t("web.error.not_your_turn"), "error"); return; }
-  const legal = last.view.legal;
-  if (legal.includes(tile)) { act(tile); return; } // the lead
-  const ends = Object.keys(legalEndsFor(tile));
-  if (!ends.length) { toast(t("web.error.illegal_no_fit", { tile }), "error"); return; }
-  if (ends.length === 1) { playTile(tile, ends[0]); return; }
-  selected = selected === tile ? null : tile;
-  render();
-  if (selected) {
-    const first = document.querySelector("#board .ghost");
-    if (first && document.activeElement && document.activeElement.classList.contains("hand-tile")) {
-      // keep focus on the tile for keyboard users; the ends answer W/E/N/S keys
-    } else if (first) first.focus({ preventScroll: true });
+  const options = optionsFor(tile);
+  if (!options.length) { toast(t("web.error.illegal_no_fit", { tile }), "error"); return; }
+  if (selected === tile) {
+    if (options.length === 1) { playOption(tile, options[0]); return; }
+    selected = null;
+  } else {
+    selected = tile;
   }
+  render();
 }
 
-function playTile(tile, end) {
-  if (!tile) return;
-  act(`${tile}@${end}`);
+function playOption(tile, option) {
+  if (!tile || !optionsFor(tile).includes(option)) return;
+  act(option === "lead" ? tile : `${tile}@${option}`);
 }
 
 function act(action) {
@@ -350,9 +411,14 @@ function act(action) {
   sentN = last.n;
   selected = null;
   send({ type: "act", action, n: last.n });
+  render();
 }
 
-// -- status and clock -------------------------------------------------------------------
+// -- status, choices and clock ------------------------------------------------------------
+
+function endName(end) {
+  return t(`common.end.${end}`);
+}
 
 function renderStatus() {
   const { info, view } = last;
@@ -364,15 +430,56 @@ function renderStatus() {
   else if (isMyTurn()) {
     const legal = view.legal;
     if (legal.length === 1 && legal[0] === "draw") text = t("web.status.must_draw");
-    else if (legal.length === 1 && legal[0] === "pass") text = t(info.no_play === "knock" ? "web.status.must_knock" : "web.status.must_pass");
-    else if (selected) text = t("web.status.choose_end", { tile: selected, ends: Object.keys(legalEndsFor(selected)).join(", ") });
-    else if (view.layout.tiles.length === 0) text = t("web.status.lead");
+    else if (legal.length === 1 && legal[0] === "pass") text = t(`web.status.must_${last.info.no_play}`);
+    else if (selected) {
+      const options = optionsFor(selected);
+      if (options[0] === "lead") text = t("web.status.confirm_lead", { tile: selected });
+      else if (options.length === 1) text = t("web.status.confirm_end", { tile: selected, end: endName(options[0]) });
+      else text = t("web.status.choose_end", { tile: selected, ends: options.map(endName).join(", ") });
+    } else if (view.layout.tiles.length === 0) text = t("web.status.lead");
     else text = t("web.status.your_turn");
   } else if (view.turn != null) {
     text = t("web.status.waiting_for", { name: seatName(info.seats[view.turn], view.turn) });
   }
   line.textContent = text;
   line.classList.toggle("mine", isMyTurn());
+  renderActions();
+}
+
+// The buttons under the status line: where the chosen tile goes; the round summary and the
+// next round once a round is over (also after the summary is closed); the match result.
+function renderActions() {
+  const box = $("you-actions");
+  const out = [];
+  const options = optionsFor(selected);
+  for (const option of options) {
+    const text = option === "lead" ? t("web.table.lead", { tile: selected }) : `${ARROW[option]} ${endName(option)}`;
+    const aria = option === "lead" ? t("web.table.lead", { tile: selected }) : t("web.table.play_on", { tile: selected, end: endName(option) });
+    out.push(el("button", { type: "button", class: "end-btn", "data-option": option, "aria-label": aria,
+      onclick: () => playOption(selected, option) }, text));
+  }
+  const { info, summary, result } = last;
+  if (result && !$("result-dialog").open) {
+    out.push(el("button", { type: "button", id: "show-result", onclick: () => { resultDismissed = false; renderDialogs(); } }, t("web.result.show")));
+  } else if (summary && !result) {
+    const mustSay = mySeat != null && (info.waiting_for || []).includes(mySeat);
+    if (!$("summary-dialog").open) {
+      out.push(el("button", { type: "button", id: "show-summary", class: "secondary",
+        onclick: () => { summaryDismissed = null; renderDialogs(); } }, t("web.summary.show")));
+    }
+    if (mustSay && !$("summary-dialog").open) {
+      out.push(el("button", { type: "button", id: "next-round", class: "attention", onclick: nextRound }, t("web.summary.next")));
+    }
+  }
+  if (mySeat != null && info.seats[mySeat] && info.seats[mySeat].away) {
+    out.push(el("button", { type: "button", id: "back-btn", class: "attention", onclick: () => send({ type: "back" }) }, t("web.table.back")));
+  }
+  box.replaceChildren(...out);
+}
+
+function nextRound() {
+  send({ type: "ready" });
+  if ($("summary-dialog").open) $("summary-dialog").close();
 }
 
 function renderClock() {
@@ -387,9 +494,9 @@ function renderClock() {
     const secs = Math.ceil(left / 1000);
     const frac = total ? left / total : 0;
     document.querySelectorAll("[data-clock]").forEach((c) => {
-      c.replaceChildren(el("span", { class: "clock-bar", style: `width:${(frac * 100).toFixed(1)}%` }),
-        el("span", { class: "clock-text" }, t("web.clock.seconds", { n: secs })));
+      c.replaceChildren(el("span", { class: "clock-bar", style: `width:${(frac * 100).toFixed(1)}%` }));
       c.classList.toggle("low", secs <= 5);
+      c.setAttribute("title", t("web.clock.seconds", { n: secs }));
     });
     if (clock.seat === mySeat) {
       youClock.hidden = false;
@@ -402,27 +509,40 @@ function renderClock() {
   clockTimer = setInterval(tick, 250);
 }
 
-// -- scores -----------------------------------------------------------------------------
+// -- scores (the side panel on wide screens, a sheet on phones) --------------------------
 
 function renderScores() {
   const { info, view } = last;
   const box = $("scores");
   box.replaceChildren();
   const scores = view ? view.scores : Array(info.teams ? 2 : info.players).fill(0);
-  const names = scores.map((_, side) => sideName(info, side));
   scores.forEach((score, side) => {
     const row = el("div", { class: `score-row side-${side}`, id: `score-side-${side}` },
       el("div", { class: "score-head" },
-        el("span", { class: "score-name" }, names[side]),
+        el("span", { class: "score-name" }, sideName(info, side)),
         el("span", { class: "score-num", "aria-label": t("web.score.of", { n: score, target: info.target }) }, String(score))));
     if (info.score_sheet === "tally") row.append(tallySheet(score));
     if (info.score_sheet === "track") row.append(track61(score, side, info.target));
     box.append(row);
   });
-  box.append(el("p", { class: "muted small" }, t("web.score.target", { n: info.target })));
+  box.append(el("p", { class: "muted small" }, t("web.score.target", { points: points(info.target) })));
+  keysHelp();
 }
 
-// -- events (animations, sentence, log) -------------------------------------------------
+function keysHelp() {
+  const text = t("web.table.keys", { keys: Object.values(ARROW).join(" ") });
+  $("keys-help").textContent = text;
+  $("help-keys").textContent = text;
+}
+
+function openPanel(open) {
+  $("score-panel").classList.toggle("open", open);
+  $("panel-backdrop").hidden = !open;
+  $("panel-btn").setAttribute("aria-expanded", open ? "true" : "false");
+  if (open) $("panel-close").focus();
+}
+
+// -- events: the banner, the log and the animations ---------------------------------------
 
 function nameOf(seat) {
   const name = seatName(last.info.seats[seat], seat);
@@ -432,8 +552,14 @@ function nameOf(seat) {
 // The log and the banner are kept as functions of the language, so a switch re-tells them.
 const logItems = [];
 let bannerItem = null;
+let drawRun = null; // draws in a row by one seat: told as one line ("drew 3")
 
-function logLine(fn) {
+function logLine(fn, replaceNewest = false) {
+  if (replaceNewest && logItems.length) {
+    logItems[0] = fn;
+    $("log").firstChild.textContent = fn();
+    return;
+  }
   logItems.unshift(fn);
   logItems.length = Math.min(logItems.length, 80);
   $("log").prepend(el("li", {}, fn()));
@@ -442,62 +568,94 @@ function logLine(fn) {
 
 function retell() {
   $("log").replaceChildren(...logItems.map((fn) => el("li", {}, fn())));
-  if (bannerItem) $("banner").textContent = bannerItem();
+  if (bannerItem) $("banner").replaceChildren(el("span", {}, bannerItem()));
 }
 
-function sentenceOf(ev) {
-  const s = t("common.scoring_sentence", { sum: ev.sum, total: ev.total, points: points(ev.points) });
-  if (ev.discarded) return `${s} · ${t("web.event.discarded", { n: ev.would, target: last.info.target })}`;
-  return s;
+function playText(ev) {
+  const who = nameOf(ev.seat);
+  const scored = last.info.ends_score;
+  const params = { name: who, tile: ev.tile, end: ev.end ? endName(ev.end) : "", sum: ev.sum, total: ev.total, points: points(ev.points) };
+  const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
+  let text = t(key, params);
+  if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: last.info.target })}`;
+  return text;
 }
 
-function animateEvent(ev, msg) {
-  const info = msg.info;
-  const who = () => (ev.seat != null ? nameOf(ev.seat) : "");
-  const how = () => (ev.how === "timeout" ? ` (${t("web.event.timeout")})` : ev.how === "away" ? ` (${t("web.event.away")})` : "");
+function howText(ev) {
+  if (ev.how === "timeout") return ` (${t("web.event.timeout")})`;
+  if (ev.how === "away") return ` (${t("web.event.away")})`;
+  return "";
+}
+
+function drawText(run) {
+  if (run.seat === mySeat && run.tiles.length === run.count) {
+    return plural("web.event.you_drew", run.count, { tiles: run.tiles.join(", ") });
+  }
+  return plural("web.event.drew", run.count, { name: nameOf(run.seat) });
+}
+
+function tellEvent(ev, msg) {
+  if (ev.kind !== "draw") drawRun = null;
   if (ev.kind === "deal") {
     const text = () => t("web.event.deal", { n: ev.round + 1, name: nameOf(ev.leader) });
     logLine(text);
     banner(text);
     summaryDismissed = null;
-    readySent = null;
     return;
   }
   if (ev.kind === "lead" || ev.kind === "play") {
-    const text = () => (ev.kind === "lead"
-      ? t("web.event.lead", { name: who(), tile: ev.tile })
-      : t("web.event.play", { name: who(), tile: ev.tile, end: t(`common.end.${ev.end}`) }));
-    if (info.ends_score) {
-      const s = () => sentenceOf(ev);
-      logLine(() => `${text()}${how()} — ${s()}`);
-      banner(s, ev.points > 0 ? "scored" : "");
-      if (ev.points > 0) flyPoints(ev.points, info.seats[ev.seat].side);
-    } else {
-      logLine(() => text() + how());
-      banner(text);
-    }
+    const text = () => playText(ev) + howText(ev);
+    logLine(text);
+    banner(text, ev.points > 0 ? "scored" : "");
+    if (ev.points > 0) flyPoints(ev.points, ev.seat);
     return;
   }
   if (ev.kind === "draw") {
-    logLine(() => (ev.tile ? t("web.event.you_draw", { tile: ev.tile }) : t("web.event.draw", { name: who() })) + how());
-    flyDraw(ev.seat);
+    const continuing = drawRun && drawRun.seat === ev.seat;
+    if (!continuing) drawRun = { seat: ev.seat, count: 0, tiles: [] };
+    drawRun.count += 1;
+    if (ev.tile) drawRun.tiles.push(ev.tile);
+    const run = { ...drawRun, tiles: drawRun.tiles.slice() };
+    logLine(() => drawText(run), continuing);
+    banner(() => drawText(run), "draw");
+    flyDraw(ev.seat, run.count);
     return;
   }
   if (ev.kind === "pass") {
-    const key = info.no_play === "knock" ? "web.event.knock" : "web.event.pass";
-    const text = () => t(key, { name: who() });
-    logLine(() => text() + how());
+    const key = msg.info.no_play === "knock" ? "web.event.knock" : "web.event.pass";
+    const text = () => t(key, { name: nameOf(ev.seat) }) + howText(ev);
+    logLine(text);
     banner(text, "pass");
-    toast(text());
   }
+}
+
+// After a (re)load: the last play, from the public history (its score is in the log only when
+// it was seen).
+function tellLastPlay(msg) {
+  const view = msg.view;
+  if (!view || msg.summary) return;
+  if (!view.history.length) {
+    banner(() => t("web.event.deal", { n: view.round + 1, name: nameOf(view.leader) }));
+    return;
+  }
+  const [seat, action] = view.history[view.history.length - 1];
+  if (action === "draw" || action === "pass") return;
+  const [tile, end] = action.split("@");
+  banner(() => (end
+    ? t("web.event.play", { name: nameOf(seat), tile, end: endName(end) })
+    : t("web.event.lead", { name: nameOf(seat), tile })));
 }
 
 function banner(fn, kind = "") {
   bannerItem = fn;
   const b = $("banner");
-  b.textContent = fn();
+  b.replaceChildren(el("span", {}, fn()));
   b.className = `banner ${kind}`;
-  b.animate([{ opacity: 0.3, transform: "translateY(-4px)" }, { opacity: 1, transform: "none" }], { duration: 250 });
+  if (!reducedMotion()) b.animate([{ opacity: 0.3, transform: "translateY(-4px)" }, { opacity: 1, transform: "none" }], { duration: 250 });
+}
+
+function reducedMotion() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 function centerOf(node) {
@@ -505,10 +663,10 @@ function centerOf(node) {
   return [r.left + r.width / 2, r.top + r.height / 2];
 }
 
-function flyPoints(n, side) {
+function flyPoints(n, seat) {
   const from = $("board-wrap");
-  const to = $(`score-side-${side}`);
-  if (!from || !to || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const to = $(`seat-score-${seat}`);
+  if (!from || !to || reducedMotion()) return;
   const [x0, y0] = centerOf(from);
   const [x1, y1] = centerOf(to);
   const chip = el("div", { class: "fly-points" }, `+${n}`);
@@ -521,13 +679,13 @@ function flyPoints(n, side) {
   ], { duration: 900, easing: "cubic-bezier(.3,.7,.4,1)" }).onfinish = () => chip.remove();
 }
 
-function flyDraw(seat) {
+function flyDraw(seat, count) {
   const from = $("stock");
   const to = seat === mySeat ? $("hand") : $(`seat-${seat}`);
-  if (!from || !to || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!from || !to || reducedMotion()) return;
   const [x0, y0] = centerOf(from);
   const [x1, y1] = centerOf(to);
-  const chip = el("div", { class: "fly-tile", "data-fly": "draw" }, tileBack());
+  const chip = el("div", { class: "fly-tile", "data-fly": "draw" }, tileBack(), el("span", { class: "fly-count" }, `+${count}`));
   $("fx").append(chip);
   chip.style.left = `${x0}px`;
   chip.style.top = `${y0}px`;
@@ -543,12 +701,13 @@ function sideLabel(side) {
   return sideName(last.info, side);
 }
 
-function summaryContent(s) {
+function summaryContent(s, scores = true) {
   return summaryElement(s, {
     seatLabel: (i) => seatName(last.info.seats[i], i),
     sideLabel,
     nameOf,
     over: Boolean(last.result),
+    scores,
   });
 }
 
@@ -567,6 +726,7 @@ function renderDialogs() {
     if (sd.open) sd.close();
     renderResult(result);
     if (!resultDismissed) openDialog(rd);
+    renderActions();
     return;
   }
   if (rd.open) rd.close();
@@ -582,6 +742,7 @@ function renderDialogs() {
   const others = waitingFor.filter((i) => i !== mySeat).map((i) => seatName(last.info.seats[i], i));
   $("summary-wait").textContent = others.length ? t("web.summary.waiting", { names: others.join(", ") }) : "";
   if (summaryDismissed !== s.round) openDialog(sd);
+  renderActions();
 }
 
 function renderResult(result) {
@@ -592,86 +753,77 @@ function renderResult(result) {
   else title = t("web.result.winner", { side: sideLabel(result.winner) });
   $("result-title").textContent = title;
   const body = el("div", {});
-  if (last.summary) body.append(summaryContent(last.summary));
+  if (last.summary) body.append(summaryContent(last.summary, false));
   body.append(el("h3", {}, t("web.result.final")));
-  body.append(el("ol", { class: "result-scores" }, result.scores
-    .map((sc, side) => [sc, side]).sort((a, b) => b[0] - a[0])
-    .map(([sc, side]) => el("li", {}, `${sideLabel(side)}: `, el("strong", {}, String(sc))))));
+  body.append(scoreList(result.scores, last.summary ? last.summary.points : null, sideLabel));
   body.append(el("p", { class: "muted" }, t("web.result.rounds", { n: result.rounds })));
   $("result-body").replaceChildren(body);
-  $("download-btn").href = `/api/matches/${encodeURIComponent(tableId)}/record`;
-  $("replay-btn").href = `/replay/${encodeURIComponent(tableId)}`;
+  $("download-btn").href = `/api/matches/${encodeURIComponent(tableId)}/record${inviteQuery(invite)}`;
+  $("replay-btn").href = `/replay/${encodeURIComponent(tableId)}${inviteQuery(invite)}`;
   const rematch = $("rematch-btn");
   rematch.hidden = mySeat == null;
   rematch.textContent = info.rematch ? t("web.result.join_rematch") : t("web.result.rematch");
 }
 
-// -- rules dialog -----------------------------------------------------------------------
+// -- rules and help dialog ----------------------------------------------------------------
 
 async function openRules() {
   const game = last ? last.info.game : "all-fives";
   $("rules-dialog-title").textContent = t(`rules.${game}.title`);
   $("rules-page-link").href = `/rules/${game}`;
-  await renderRulesInto($("rules-body"), game);
+  keysHelp();
   openDialog($("rules-dialog"));
+  await renderRulesInto($("rules-body"), game);
 }
 
 // -- wiring -----------------------------------------------------------------------------
 
 function wire() {
-  $("draw-btn").addEventListener("click", () => act("draw"));
-  $("pass-btn").addEventListener("click", () => act("pass"));
-  $("back-btn").addEventListener("click", () => send({ type: "back" }));
   $("watch-btn").addEventListener("click", () => { watching = true; render(); });
   $("copy-link").addEventListener("click", async () => {
     await copyText($("share-link").value);
     toast(t("web.waiting.copied"));
   });
   $("host-start").addEventListener("click", () => send({ type: "start" }));
-  $("summary-next").addEventListener("click", () => {
-    send({ type: "ready" });
-    readySent = last && last.summary ? last.summary.round : null;
-  });
-  $("summary-close").addEventListener("click", () => {
+  $("summary-next").addEventListener("click", nextRound);
+  const dismissSummary = () => {
     summaryDismissed = last && last.summary ? last.summary.round : null;
-    $("summary-dialog").close();
-  });
-  $("summary-dialog").addEventListener("cancel", () => {
-    summaryDismissed = last && last.summary ? last.summary.round : null;
-  });
+  };
+  $("summary-close").addEventListener("click", () => { dismissSummary(); $("summary-dialog").close(); });
+  $("summary-dialog").addEventListener("cancel", dismissSummary);
+  $("summary-dialog").addEventListener("close", () => last && renderActions());
   $("result-close").addEventListener("click", () => { resultDismissed = true; $("result-dialog").close(); });
   $("result-dialog").addEventListener("cancel", () => { resultDismissed = true; });
+  $("result-dialog").addEventListener("close", () => last && renderActions());
   $("rematch-btn").addEventListener("click", () => {
     if (last && last.info.rematch) goRematch(last.info.rematch);
     else send({ type: "rematch" });
   });
   $("rules-btn").addEventListener("click", openRules);
   $("rules-close").addEventListener("click", () => $("rules-dialog").close());
+  $("panel-btn").addEventListener("click", () => openPanel(true));
+  $("panel-close").addEventListener("click", () => { openPanel(false); $("panel-btn").focus(); });
   $("join-form").addEventListener("submit", (e) => e.preventDefault());
-  const wrap = $("board-wrap");
-  wrap.addEventListener("dragover", (e) => { if (selected) e.preventDefault(); });
-  wrap.addEventListener("drop", (e) => {
-    e.preventDefault();
-    const tile = e.dataTransfer.getData("text/plain") || selected;
-    if (!tile || !isMyTurn()) return;
-    if (last.view.legal.includes(tile)) { act(tile); return; }
-    const ends = Object.keys(legalEndsFor(tile));
-    if (ends.length === 1) playTile(tile, ends[0]);
-  });
+  setupSound($("sound-btn"));
   document.addEventListener("keydown", onKey);
-  let resizeTimer = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => last && !$("game").hidden && renderBoard(), 120);
-  });
+  $("panel-backdrop").addEventListener("click", () => openPanel(false));
+  let pending = false;
+  const again = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; if (last && !$("game").hidden) render(); });
+  };
+  window.addEventListener("resize", again);
+  if (window.ResizeObserver) new ResizeObserver(() => last && !$("game").hidden && renderBoard()).observe($("board-wrap"));
 }
 
 function onKey(e) {
   if (!last || !last.view || e.ctrlKey || e.metaKey || e.altKey) return;
   if (document.querySelector("dialog[open]")) return;
   const tag = (e.target && e.target.tagName) || "";
-  if (tag === "INPUT" || tag === "TEXTAREA") return;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
   const key = e.key;
+  if (key === "Escape" && $("score-panel").classList.contains("open")) { openPanel(false); return; }
   if (/^[1-9]$/.test(key)) {
     const tile = last.view.hand[Number(key) - 1];
     if (tile) {
@@ -682,17 +834,22 @@ function onKey(e) {
     }
     return;
   }
-  const upper = key.toUpperCase();
-  if (selected && ["W", "E", "N", "S"].includes(upper)) {
-    if (legalEndsFor(selected)[upper]) { e.preventDefault(); playTile(selected, upper); }
+  const end = KEY_END[key] || KEY_END[key.toLowerCase()];
+  if (selected && end) {
+    e.preventDefault();
+    if (optionsFor(selected).includes(end)) playOption(selected, end);
     return;
   }
-  if (key === "Escape" && selected) { selected = null; render(); return; }
-  if (upper === "D" && isMyTurn() && last.view.legal.includes("draw")) act("draw");
-  if ((upper === "P" || upper === "K") && isMyTurn() && last.view.legal.includes("pass")) act("pass");
+  if (key === "Enter" && selected && tag !== "BUTTON" && !(e.target && e.target.closest && e.target.closest(".ghost"))) {
+    const options = optionsFor(selected);
+    if (options.length === 1) { e.preventDefault(); playOption(selected, options[0]); }
+    return;
+  }
+  if (key === "Escape" && selected) { selected = null; render(); }
 }
 
 async function main() {
+  connect(); // while the catalogue loads
   await initI18n((newLang) => {
     send({ type: "lang", lang: newLang });
     render();
@@ -700,7 +857,8 @@ async function main() {
     if ($("rules-dialog").open) openRules();
   });
   wire();
-  connect();
+  ready = true;
+  early.splice(0).forEach(onMessage);
 }
 
 main();

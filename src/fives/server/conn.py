@@ -1,0 +1,76 @@
+"""One WebSocket connection to a table: who it is (a seat or a watcher), its language, its
+rate limit, and the outbox that keeps the table from ever waiting for a slow reader."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fives.server.messages import ClientError, error_message
+from fives.server.ratelimit import TokenBucket
+
+__all__ = ["Conn", "dumps"]
+
+
+def dumps(obj: Any) -> str:
+    """A message as compact JSON (Devanagari kept as it is)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """One WebSocket connection: its seat (None: spectator), language, outbox and rate limit.
+
+    Messages wait in the outbox until the socket takes them. A reader that cannot keep up
+    (the outbox full) is let go: what it has not read is stale, so the outbox is emptied and
+    ``drop`` closes the connection (code 4008); the page reconnects and gets one fresh
+    snapshot.
+    """
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        rate: float,
+        burst: int,
+        queue_size: int = 1000,
+        drop: Callable[[], Awaitable[None]] | None = None,
+        addr: str = "?",
+    ) -> None:
+        self._send = send
+        self._drop = drop
+        self.addr = addr  # the client's address (per-address limits)
+        self.seat: int | None = None
+        self.lang = "en"
+        self.greeted = False
+        self.bucket = TokenBucket(rate, burst)
+        self.strikes = 0  # messages refused in a row (one that keeps flooding is closed)
+        self.outbox: asyncio.Queue[str] = asyncio.Queue(queue_size)
+        self.closed = False
+        self.dropping: asyncio.Task[None] | None = None
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.too_slow()
+
+    def too_slow(self) -> None:
+        self.closed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        if self._drop is not None and self.dropping is None:
+            self.dropping = asyncio.get_running_loop().create_task(self._drop())
+
+    def send(self, obj: dict[str, Any]) -> None:
+        self.send_text(dumps(obj))
+
+    def error(self, err: ClientError, n: int | None = None) -> None:
+        self.send(error_message(err, self.lang, n))
+
+    async def pump(self) -> None:
+        """Write the outbox to the socket, in order, until cancelled."""
+        while True:
+            await self._send(await self.outbox.get())

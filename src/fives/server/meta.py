@@ -1,0 +1,122 @@
+"""A table's metadata as a typed value: its configuration (read from the record header it is
+stored with, by :meth:`Config.from_header`), its seats and who holds them, its clock, privacy
+and links. Stored as JSON beside the table's deals and actions; never sent out as it is (the
+seed, the invite, seat tokens and addresses are the server's)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fives.core.games import Config
+
+if TYPE_CHECKING:
+    from fives.server.conn import Conn
+
+__all__ = ["Seat", "TableMeta"]
+
+
+@dataclass
+class Seat:
+    """A seat: who holds it (stored) and how they are there now (not stored)."""
+
+    kind: str  # "human" or "bot"
+    level: str | None = None  # the bot's level
+    name: str | None = None  # a person's display name
+    token_hash: str | None = None  # the holder's secret token, hashed
+    addr: str | None = None  # the address that took the seat (seat caps; never sent out)
+    conns: set[Conn] = field(default_factory=set)
+    timeouts: int = 0  # timeouts in a row
+    away: bool = False  # a bot plays for the absent player
+    #: monotonic time the last connection of the seat's holder went away (None: here)
+    left_at: float | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def held_by_person(self) -> bool:
+        return self.kind == "human" and self.token_hash is not None
+
+    def release(self) -> None:
+        """Free the seat for someone else (its holder was gone too long)."""
+        self.name = self.token_hash = self.addr = None
+        self.left_at = None
+        self.timeouts = 0
+        self.away = False
+
+    def record_name(self) -> str:
+        if self.kind == "bot":
+            return self.level or "easy"
+        return self.name or "player"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "name": self.name,
+                "token": self.token_hash, "addr": self.addr}
+
+    @staticmethod
+    def from_json(data: Any) -> Seat:
+        if not isinstance(data, dict) or data.get("kind") not in ("human", "bot"):
+            raise ValueError(f"a seat is an object with a kind, not {data!r}")
+        return Seat(data["kind"], data.get("level"), data.get("name"), data.get("token"),
+                    data.get("addr"))
+
+
+@dataclass
+class TableMeta:
+    config: Config
+    seats: list[Seat]
+    seed: int  # the deals' and bots' secret (RECORD.md's deals say whose)
+    deals: str = "server-random"  # or "fixed-seed" (a test's), "unknown" (older tables)
+    turn_time: float = 0.0
+    host: int | None = None  # the seat that may start early with bots
+    private: bool = False  # reached by its invite, never listed
+    invite: str | None = None
+    by: str = "?"  # the address that made it (quotas, lobby)
+    rematch: str | None = None  # the next match at this table
+    rematch_of: str | None = None
+
+    @property
+    def bot_only(self) -> bool:
+        return all(seat.kind == "bot" for seat in self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.config.header(),
+            "seed": self.seed,
+            "deals": self.deals,
+            "turn_time": self.turn_time,
+            "seats": [seat.to_json() for seat in self.seats],
+            "host": self.host,
+            "private": self.private,
+            "invite": self.invite,
+            "by": self.by,
+            "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TableMeta:
+        """Read back what :meth:`to_json` stored (older tables lack the newer fields).
+        ValueError (RulesError included) if it cannot be a table."""
+        config = Config.from_header(data)
+        seats = [Seat.from_json(s) for s in data.get("seats") or []]
+        if len(seats) != config.players:
+            raise ValueError(f"{config.players} players need {config.players} seats")
+        host = data.get("host")
+        if host is not None and not (isinstance(host, int) and 0 <= host < config.players):
+            raise ValueError(f"the host must be a seat, not {host!r}")
+        return TableMeta(
+            config=config,
+            seats=seats,
+            seed=int(data["seed"]),
+            deals=str(data.get("deals", "unknown")),
+            turn_time=float(data.get("turn_time") or 0),
+            host=host,
+            private=bool(data.get("private")),
+            invite=data.get("invite"),
+            by=str(data.get("by") or "?"),
+            rematch=data.get("rematch"),
+            rematch_of=data.get("rematch_of"),
+        )
