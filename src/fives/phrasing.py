@@ -44,7 +44,7 @@ from fives.core.layout import Layout
 from fives.core.outcome import RoundEnd, Score
 from fives.core.record import RecordError, score_json
 from fives.core.tiles import END_NAMES, Action, Tile
-from fives.i18n import catalogue, reason_text, t
+from fives.i18n import catalogue, plural, reason_text, t
 
 __all__ = [
     "HUMAN",
@@ -63,6 +63,7 @@ __all__ = [
     "record_error_text",
     "result_line",
     "round_end_lines",
+    "seat_number",
     "sits_out_line",
 ]
 
@@ -85,21 +86,32 @@ class Tr:
     def __call__(self, key: str, /, **params: object) -> str:
         return t(self.prefix + key, self.lang, **params)
 
+    def plural(self, key: str, n: object, /, **params: object) -> str:
+        """``key`` (under this prefix) in the plural form for the count ``n``."""
+        return plural(self.prefix + key, n, self.lang, **params)
+
     def points(self, n: Score | float) -> str:
         """``1 point`` / ``10 points`` / ``2.5 points``."""
-        key = "tui.point" if n == 1 else "tui.points"
-        return t(key, self.lang, n=fmt_score(n))
+        return plural("common.points", n, self.lang, n=fmt_score(n))
 
     def pips(self, n: int) -> str:
         """``1 pip`` / ``13 pips``."""
-        return t("tui.pip_count_one" if n == 1 else "tui.pip_count", self.lang, n=n)
+        return plural("common.pips", n, self.lang)
 
     def tiles(self, n: int) -> str:
-        return t("tui.tile_count_one" if n == 1 else "tui.tile_count", self.lang, n=n)
+        """``1 tile`` / ``5 tiles``."""
+        return plural("common.tiles", n, self.lang)
 
     def game(self, name: str) -> str:
         """A game's name: one translation of it everywhere (the browser's too)."""
         return t(f"common.game.{name}", self.lang)
+
+
+def seat_number(seat: int) -> int:
+    """A seat as people number it: from 1, as every screen shows it (the browser's seats,
+    the terminal's, the rules' partnerships of seats 1+3 and 2+4). Records and the bot
+    protocol number seats from 0 (RECORD.md); only what a person reads goes through here."""
+    return seat + 1
 
 
 #: the seat name of a person at the keyboard (in records and ``--bots``)
@@ -141,17 +153,17 @@ class Names:
             return name
 
     def seat(self, seat: int) -> str:
-        """``you``, ``seat 1 (hard)``, or plainly ``seat 1``."""
+        """``you``, ``seat 2 (hard)``, or plainly ``seat 2`` (for the record's seat 1)."""
         if seat == self.me:
             return self.tr("who.you")
         if self.seats is None:
-            return t("common.seat", self.tr.lang, n=seat)
-        return self.tr("who.seat", n=seat, name=self.bot(self.seats[seat]))
+            return t("common.seat", self.tr.lang, n=seat_number(seat))
+        return self.tr("who.seat", n=seat_number(seat), name=self.bot(self.seats[seat]))
 
     def seat_long(self, seat: int) -> str:
-        """``you (seat 0)`` or ``seat 1 (hard)``."""
+        """``you (seat 1)`` or ``seat 2 (hard)``."""
         if seat == self.me:
-            return self.tr("who.you_seat", n=seat)
+            return self.tr("who.you_seat", n=seat_number(seat))
         return self.seat(seat)
 
     def side(self, side: int) -> str:
@@ -159,8 +171,8 @@ class Names:
         if not cfg.teams:
             return self.seat_long(side)
         if self.me is not None and cfg.side_of(self.me) == side:
-            return self.tr("who.your_team", a=side, b=side + 2)
-        return self.tr("who.team", a=side, b=side + 2)
+            return self.tr("who.your_team", a=seat_number(side), b=seat_number(side + 2))
+        return self.tr("who.team", a=seat_number(side), b=seat_number(side + 2))
 
     def game(self) -> str:
         return self.tr.game(self.config.game.name)
@@ -400,15 +412,16 @@ def result_line(names: Names, over: bool, winner: int | None, scores: Sequence[S
 def record_error_text(exc: RecordError, lang: str) -> str:
     """Why a record is refused, in ``lang``: where (round, action, seat, the action as written),
     why (the engine's reason by its key when it has one, else the record's English reason) and
-    the legal actions. In English it is ``str(exc)`` (bar the game's name in ``no_drawing``,
-    which reads as the game's title)."""
+    the legal actions. In English it reads as ``str(exc)`` (bar the game's name in
+    ``no_drawing``, which reads as the game's title), except that the seat is numbered from 1,
+    as people number seats everywhere else."""
     parts = []
     if exc.round_no is not None:
         parts.append(t("engine.record.round", lang, n=exc.round_no + 1))
     if exc.action_no is not None:
         parts.append(t("engine.record.action", lang, n=exc.action_no + 1))
     if exc.seat is not None:
-        parts.append(t("engine.record.seat", lang, n=exc.seat))
+        parts.append(t("engine.record.seat", lang, n=seat_number(exc.seat)))
     if exc.action is not None:
         parts.append(repr(exc.action))
     why = reason_text(exc, None, lang)
