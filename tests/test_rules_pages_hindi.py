@@ -25,13 +25,13 @@ def sections(body: str) -> list[dict[str, object]]:
             continue
         heading, _, text = part.partition("\n")
         lines = text.splitlines()
-        examples = [l.split("|", 1)[0].split()[1] for l in lines if l.startswith("@example ")]
-        shown = "\n".join(l.split("|", 1)[1] if l.startswith("@example ") else l for l in lines)
+        examples = [line.split("|", 1)[0].split()[1] for line in lines if line.startswith("@example ")]
+        shown = "\n".join(line.split("|", 1)[1] if line.startswith("@example ") else line for line in lines)
         out.append({
             "heading numbers": Counter(NUMBER.findall(heading)),
             "numbers": Counter(NUMBER.findall(shown)),
-            "bullets": sum(l.startswith("- ") for l in lines),
-            "table rows": [len(l.strip("|").split("|")) for l in lines if l.startswith("|")],
+            "bullets": sum(line.startswith("- ") for line in lines),
+            "table rows": [len(line.strip("|").split("|")) for line in lines if line.startswith("|")],
             "examples": examples,
             "paragraphs": len([b for b in re.split(r"\n\s*\n", text) if b.strip()]),
         })

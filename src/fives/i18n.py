@@ -130,9 +130,6 @@ def reason_text(
         fallback = reason if isinstance(reason, str) else getattr(reason, "reason", reason)
         return str(fallback)
     values = dict(given) if isinstance(given, Mapping) else {}
-    seat = values.get("seat")
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        values["seat"] = seat + 1  # people number seats from 1, as every screen shows them
     game = values.get("game")
     if isinstance(game, str) and f"common.game.{game}" in catalogue(lang):
         values["game"] = t(f"common.game.{game}", lang)

@@ -412,16 +412,17 @@ def result_line(names: Names, over: bool, winner: int | None, scores: Sequence[S
 def record_error_text(exc: RecordError, lang: str) -> str:
     """Why a record is refused, in ``lang``: where (round, action, seat, the action as written),
     why (the engine's reason by its key when it has one, else the record's English reason) and
-    the legal actions. In English it reads as ``str(exc)`` (bar the game's name in
-    ``no_drawing``, which reads as the game's title), except that the seat is numbered from 1,
-    as people number seats everywhere else."""
+    the legal actions. In English it is ``str(exc)`` (bar the game's name in ``no_drawing``,
+    which reads as the game's title)."""
     parts = []
     if exc.round_no is not None:
         parts.append(t("engine.record.round", lang, n=exc.round_no + 1))
     if exc.action_no is not None:
         parts.append(t("engine.record.action", lang, n=exc.action_no + 1))
     if exc.seat is not None:
-        parts.append(t("engine.record.seat", lang, n=seat_number(exc.seat)))
+        # a record's seat, numbered as the record numbers it (RECORD.md): the line points
+        # into the file
+        parts.append(t("engine.record.seat", lang, n=exc.seat))
     if exc.action is not None:
         parts.append(repr(exc.action))
     why = reason_text(exc, None, lang)
