@@ -88,11 +88,20 @@ def test_replay_text_knocks_in_fives_and_threes_and_draws_show_their_tile() -> N
 
 
 @needs_examples
-def test_replay_layout_draws_the_final_layout_of_each_round() -> None:
+def test_replay_layout_draws_the_final_layout_as_the_game_does_with_its_legend() -> None:
+    """Issue 16: ``replay --layout`` draws tiles as ``fives play`` does, and says how to read
+    the drawing."""
+    from fives.tui.drawing import draw
+
     proc = fives("replay", SEED_EXAMPLE, "--layout")
     assert proc.returncode == 0, proc.stderr
-    assert "W:2 (2) [2|1]<1:1>[1|4][4:4][4|3] E:3 (3)" in proc.stdout
+    state = replay_state(Record.from_json(SEED_EXAMPLE.read_text(encoding="utf-8")))
+    drawn = draw(state.layout).lines()
+    assert "W:2(+2) [2│1]╠═╣[1│4]├─┤[4│3] E:3(+3)" in drawn
+    for row in drawn:
+        assert "    " + row in proc.stdout.splitlines()
     assert "ends: 2 + 3 + 0 + 3 = 8" in proc.stdout
+    assert "W:2(+2) marks an open end" in proc.stdout and "╔═╗ is the spinner" in proc.stdout
 
 
 # -- replay: --json stays the contract ------------------------------------------------------

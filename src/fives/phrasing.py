@@ -20,6 +20,7 @@ at the end, as at a real table), or a whole record (which is complete informatio
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -55,6 +56,7 @@ __all__ = [
     "ends_text",
     "fmt_score",
     "fmt_scores",
+    "os_error_text",
     "leader_reason",
     "pass_line",
     "account_line",
@@ -132,16 +134,27 @@ class Names:
 
     ``seats`` holds ``human`` or a bot name per seat (or None: plain ``seat N``, as a record
     without seat names is told); ``me`` is the one person at the keyboard (called *you*), or
-    None when several people share it (hot seat), nobody plays, or a record is told.
+    None when several people share it (hot seat), nobody plays, or a record is told;
+    ``people`` names the people at the keyboard by seat (None where a seat has no name).
     """
 
     def __init__(
-        self, tr: Tr, config: Config, seats: Sequence[str] | None, me: int | None
+        self,
+        tr: Tr,
+        config: Config,
+        seats: Sequence[str] | None,
+        me: int | None,
+        people: Sequence[str | None] | None = None,
     ) -> None:
         self.tr = tr
         self.config = config
         self.seats = list(seats) if seats is not None else None
         self.me = me
+        self.people = list(people) if people is not None else [None] * config.players
+
+    def person(self, seat: int) -> str | None:
+        """The name of the person in ``seat``, if they gave one."""
+        return self.people[seat] if seat < len(self.people) else None
 
     def bot(self, name: str) -> str:
         key = f"tui.bot.{name}"
@@ -156,6 +169,9 @@ class Names:
         """``you``, ``seat 2 (hard)``, or plainly ``seat 2`` (for the record's seat 1)."""
         if seat == self.me:
             return self.tr("who.you")
+        name = self.person(seat)
+        if name:
+            return name
         if self.seats is None:
             return t("common.seat", self.tr.lang, n=seat_number(seat))
         return self.tr("who.seat", n=seat_number(seat), name=self.bot(self.seats[seat]))
@@ -164,6 +180,9 @@ class Names:
         """``you (seat 1)`` or ``seat 2 (hard)``."""
         if seat == self.me:
             return self.tr("who.you_seat", n=seat_number(seat))
+        name = self.person(seat)
+        if name:
+            return self.tr("who.person_seat", name=name, n=seat_number(seat))
         return self.seat(seat)
 
     def side(self, side: int) -> str:
@@ -223,7 +242,9 @@ def play_line(
     end: RoundEnd | None,
     became_spinner: bool,
 ) -> str:
-    """One play as the log tells it, with its scoring sentence (layout and scores after it)."""
+    """One play as the log tells it, with its scoring sentence (``layout`` after the play;
+    ``scores`` after it, or after the round's end that it caused: the end's payment is then
+    told by :func:`round_end_lines`, so the play shows the scores before it)."""
     tr = names.tr
     cfg = names.config
     game = cfg.game
@@ -263,6 +284,9 @@ def play_line(
         )
     line = f"{what} · {sentence}"
     if scored:
+        if end is not None and end.payment != "bonus":
+            # the scores after this play; the round's end pays the remaining tiles after it
+            scores = [s - p for s, p in zip(scores, end.points)]
         line += tr("log.scores", scores=fmt_scores(scores))
     return line
 
@@ -431,3 +455,12 @@ def record_error_text(exc: RecordError, lang: str) -> str:
         shown = ", ".join(str(a) for a in exc.legal) or t("engine.record.none", lang)
         text += t("engine.record.legal", lang, actions=shown)
     return text
+
+
+def os_error_text(exc: OSError, lang: str) -> str:
+    """Why a file could not be read or written, in ``lang`` (never the system's English)."""
+    name = errno.errorcode.get(exc.errno or 0, "")
+    key = f"common.os.{name}"
+    if name and key in catalogue(lang):
+        return t(key, lang)
+    return t("common.os.other", lang, code=name or exc.errno or "?")

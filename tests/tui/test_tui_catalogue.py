@@ -60,7 +60,7 @@ def test_hindi_texts_are_hindi() -> None:
     allowed = {"Enter", "fives", "play", "resume", "human", "cmd", "COMMAND", "pip", "install",
                "tui", "rich", "random", "easy", "medium", "hard", "expert", "all", "players",
                "teams", "seat", "bots", "target", "timer", "local", "share", "records", "en",
-               "hi", "lang"}
+               "hi", "lang", "NO", "COLOR", "names", "plain", "Esc"}
     for key, text in _catalogue("hi").items():
         plain = PLACEHOLDER.sub("", text)
         words = set(re.findall(r"[A-Za-z]{2,}", plain))

@@ -345,3 +345,75 @@ def test_resume_takes_over_a_bots_only_record(tmp_path: Path) -> None:
     saved = json.loads(cut.read_text(encoding="utf-8"))
     assert saved["seats"] == ["human", "easy", "easy"]
     assert saved["rounds"][0]["actions"][:3] == data["rounds"][0]["actions"]
+
+
+# -- issue 16: which mode, and line editing in the transcript --------------------------------
+
+
+def test_up_arrow_recalls_the_last_line_and_no_escape_code_is_echoed(tmp_path: Path) -> None:
+    """Item 3: readline at the transcript's prompt: Up brings back the last line (here ``h``)
+    instead of ``Not understood: "ESC[A"``."""
+    game = Game("--seed", "1", "--bots", "easy", "--record", str(tmp_path / "u.json"), home=tmp_path)
+    try:
+        text = game.prompt()
+        while "Your moves:" not in text:
+            game.send("1")
+            text = game.prompt()
+        game.send("h")
+        assert "How to move" in game.prompt()
+        game.child.send("\x1b[A\r")
+        again = game.prompt()
+        assert "How to move" in again
+        assert "Not understood" not in again
+        assert "[A" not in again and "^[" not in again
+    finally:
+        game.close()
+
+
+def test_a_terminal_gets_the_full_screen_game_and_q_leaves_it(tmp_path: Path) -> None:
+    """Item 1: with a colour terminal the game is full screen (the alternate screen), at
+    80x24; q leaves and the record is saved."""
+    import pexpect
+
+    game = Game(
+        "--seed", "1", "--bots", "easy", "--record", str(tmp_path / "f.json"), home=tmp_path,
+        columns=80, rows=24, env={"NO_COLOR": None, "TERM": "xterm-256color"},
+    )
+    try:
+        game.child.expect_exact("\x1b[?1049h", timeout=30)  # the alternate screen
+        game.child.expect("All Fives", timeout=30)
+        game.child.expect("Score sheet", timeout=30)
+        game.child.send("q")
+        game.child.expect(pexpect.EOF, timeout=30)
+        rest = clean(game.child.before or "")
+        game.child.close()
+        assert "The match is saved; carry on with: fives play --resume" in rest
+        assert game.child.exitstatus == 0
+    finally:
+        game.close()
+    assert json.loads((tmp_path / "f.json").read_text(encoding="utf-8"))["seats"] == ["human", "easy"]
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (("--plain",), {"NO_COLOR": None, "TERM": "xterm-256color"}),
+        ((), {"NO_COLOR": "1", "TERM": "xterm-256color"}),
+        ((), {"NO_COLOR": None, "TERM": "dumb"}),
+    ],
+    ids=["plain", "no-color", "dumb"],
+)
+def test_plain_no_color_and_dumb_terminals_get_the_transcript(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str | None]
+) -> None:
+    game = Game(
+        *args, "--seed", "1", "--bots", "easy", "--record", str(tmp_path / "p.json"),
+        home=tmp_path, env=env,
+    )
+    try:
+        text = game.prompt()
+        raw = "".join(game.raw)
+    finally:
+        game.close()
+    assert "\x1b[?1049h" not in raw
+    assert "Players: you (seat 0), seat 1 (medium)" in text or "Players: you (seat 0), seat 1 (easy)" in text

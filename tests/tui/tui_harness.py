@@ -30,11 +30,20 @@ def clean(text: str) -> str:
 class Game:
     """One ``fives play`` process on a pseudo-terminal."""
 
-    def __init__(self, *args: str, home: Path, timeout: float = 30, columns: int = 130) -> None:
-        env = {
+    def __init__(
+        self,
+        *args: str,
+        home: Path,
+        timeout: float = 30,
+        columns: int = 130,
+        rows: int = 50,
+        env: dict[str, str | None] | None = None,
+    ) -> None:
+        """``env`` changes the environment (None removes a variable)."""
+        base = {
             **os.environ,
             "COLUMNS": str(columns),
-            "LINES": "50",
+            "LINES": str(rows),
             "TERM": "xterm-256color",
             "NO_COLOR": "1",
             "HOME": str(home),
@@ -43,15 +52,20 @@ class Game:
             "LC_ALL": "C.UTF-8",
             "PYTHONUNBUFFERED": "1",
         }
-        env.pop("LANGUAGE", None)
+        base.pop("LANGUAGE", None)
+        for key, value in (env or {}).items():
+            if value is None:
+                base.pop(key, None)
+            else:
+                base[key] = value
         self.child = pexpect.spawn(
             FIVES,
             ["play", *args],
-            env=env,
+            env=base,
             encoding="utf-8",
             codec_errors="replace",
             timeout=timeout,
-            dimensions=(50, columns),
+            dimensions=(rows, columns),
         )
         self.child.logfile_read = None
         self.raw: list[str] = []

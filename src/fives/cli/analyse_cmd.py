@@ -1,10 +1,12 @@
-"""``fives analyse RECORD [--seat S] [--bot hard] [--round R] [--json]``: a bot reviews a match.
+"""``fives analyse RECORD [--seat S] [--bot hard] [--round R] [--json] [--lang en|hi]``: a bot
+reviews a match.
 
 The record is replayed; at every decision of the seat (a turn with more than one legal action)
 the bot is shown that seat's view and estimates the value of every legal action
 (``Bot.values``). The account gives the action played, the bot's choice (its best-valued
 action) and every value, and flags the plays that lost the most (the value of the best action
-minus the value of the action played).
+minus the value of the action played). The text account and the errors are in the reader's
+language (``--lang``, else the locale's); ``--json`` is language-neutral.
 """
 
 from __future__ import annotations
@@ -22,50 +24,54 @@ from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
 from fives.core.tiles import Action
 from fives.core.view import view_of
+from fives.i18n import LANGUAGES, default_language
+from fives.phrasing import Names, Tr, os_error_text, record_error_text
 
 DEFAULT_BOT = "hard"
 FALLBACK_BOT = "easy"
 
 
 def register(sub: Any) -> None:
+    at = Tr(default_language(), "replay.analyse.")
     p = sub.add_parser(
-        "analyse",
-        aliases=["analyze"],
-        help="a bot's review of a record: the value of every legal action at each decision",
-        description="Replay a record (RECORD.md) and, at every decision of a seat, show the "
-        "bot's choice and its estimated value of every legal action; flag the plays that lost "
-        "the most.",
+        "analyse", aliases=["analyze"], help=at("cli.help"), description=at("cli.description")
     )
-    p.add_argument("record", metavar="RECORD", help="a record file (RECORD.md)")
-    p.add_argument("--seat", type=int, metavar="S", help="the seat to review (default: every seat)")
-    p.add_argument("--bot", metavar="NAME", help=f"the reviewing bot (default: {DEFAULT_BOT})")
-    p.add_argument("--round", type=int, metavar="R", help="only round R (counting from 1)")
-    p.add_argument("--top", type=int, default=3, metavar="K", help="flag the K costliest plays (default 3)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="the bot's seed (default 0)")
-    p.add_argument("--json", action="store_true", help="one JSON document on standard output")
+    p.add_argument("record", metavar="RECORD", help=at("cli.record"))
+    p.add_argument("--seat", type=int, metavar="S", help=at("cli.seat"))
+    p.add_argument("--bot", metavar="NAME", help=at("cli.bot", bot=DEFAULT_BOT))
+    p.add_argument("--round", type=int, metavar="R", help=at("cli.round"))
+    p.add_argument("--top", type=int, default=3, metavar="K", help=at("cli.top"))
+    p.add_argument("--seed", type=int, default=0, metavar="S", help=at("cli.seed"))
+    p.add_argument("--json", action="store_true", help=at("cli.json"))
+    p.add_argument("--lang", choices=list(LANGUAGES), help=at("cli.lang"))
     p.set_defaults(func=run)
 
 
-def _load(path: str) -> Record:
+def _load(path: str, lang: str) -> Record:
+    rt = Tr(lang, "replay.")
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read: {exc}") from None
+    except FileNotFoundError:
+        raise UsageError(rt("err.missing", path=path), rt.lang) from None
+    except UnicodeDecodeError:
+        raise UsageError(rt("err.not_utf8", path=path), rt.lang) from None
+    except OSError as exc:
+        raise UsageError(rt("err.read", path=path, why=os_error_text(exc, lang)), rt.lang) from None
     try:
         record = Record.from_json(text)
         replay_state(record)  # checked whole before any analysis
     except RecordError as exc:
-        raise UsageError(f"{path}: {exc}") from None
+        raise UsageError(rt("err.record", path=path, why=record_error_text(exc, lang)), rt.lang) from None
     return record
 
 
-def _bot(name: str | None) -> tuple[Bot, str]:
+def _bot(name: str | None, at: Tr) -> tuple[Bot, str]:
     if name is not None:
         try:
             return make_bot(name), name
-        except BotError as exc:
-            raise UsageError(str(exc)) from None
+        except BotError:
+            raise UsageError(at("err.bot", name=name), at.lang) from None
     try:
         return make_bot(DEFAULT_BOT), DEFAULT_BOT
     except BotError:
@@ -153,17 +159,19 @@ def _summary(decisions: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[
 
 
 def run(args: argparse.Namespace) -> int:
-    record = _load(args.record)
+    lang = args.lang or default_language()
+    at = Tr(lang, "replay.analyse.")
+    record = _load(args.record, lang)
     n = record.config.players
     if args.seat is not None and not 0 <= args.seat < n:
-        raise UsageError(f"--seat must be a seat from 0 to {n - 1}, not {args.seat}")
+        raise UsageError(at("err.seat", max=n - 1, seat=args.seat), lang)
     rounds = len(record.rounds)
     if args.round is not None and not 1 <= args.round <= rounds:
-        raise UsageError(f"--round must be from 1 to {rounds}, not {args.round}")
+        raise UsageError(at("err.round", max=rounds, round=args.round), lang)
     if args.top < 0:
-        raise UsageError(f"--top must be 0 or more, not {args.top}")
+        raise UsageError(at("err.top", top=args.top), lang)
     seats = [args.seat] if args.seat is not None else list(range(n))
-    bot, bot_name = _bot(args.bot)
+    bot, bot_name = _bot(args.bot, at)
     try:
         decisions = analyse(
             record,
@@ -192,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(doc, indent=1))
         return 0
-    print("\n".join(account(record, bot_name, decisions, summary, args.record)))
+    print("\n".join(account(record, bot_name, decisions, summary, args.record, lang)))
     return 0
 
 
@@ -206,60 +214,76 @@ def account(
     decisions: Sequence[dict[str, Any]],
     summary: Sequence[dict[str, Any]],
     path: str,
+    lang: str = "en",
 ) -> list[str]:
+    """The review told in ``lang``."""
+    at = Tr(lang, "replay.analyse.")
+    tr = Tr(lang)
     cfg = record.config
-    names = record.seats
+    names = Names(tr, cfg, record.seats, None)
+    bot = names.bot(bot_name)
 
     def who(seat: int) -> str:
-        return f"seat {seat}" + (f" ({names[seat]})" if names else "")
+        return names.seat(seat)
 
-    lines = [
-        f"{path}: {cfg.game.title} ({cfg.game.name}), {cfg.players} players"
-        f"{', teams' if cfg.teams else ''}; reviewed by {bot_name}",
-        "values are the bot's estimates (higher is better); loss = best value - value played; "
-        "?? flags the costliest plays",
-    ]
+    head = at("teams_head" if cfg.teams else "head", path=path, game=names.game(), name=cfg.game.name, players=cfg.players, bot=bot)
+    lines = [head, at("legend")]
     current = None
     for d in decisions:
         if d["round"] != current:
             current = d["round"]
             lines.append("")
-            lines.append(f"round {current + 1}")
+            lines.append(at("round", n=current + 1))
         flag = f"  ?? (#{d['flag']})" if d["flag"] else ""
         if d["agrees"]:
-            verdict = f"{bot_name} agrees"
+            verdict = at("agrees", bot=bot)
         else:
-            verdict = f"{bot_name} prefers {d['choice']}, loss {_fmt(d['loss'])}"
+            verdict = at("prefers", bot=bot, choice=d["choice"], loss=_fmt(d["loss"]))
         lines.append(
-            f"  action {d['action_no'] + 1}: {who(d['seat'])} played {d['played']}; {verdict}{flag}"
+            "  "
+            + at("decision", n=d["action_no"] + 1, who=who(d["seat"]), played=d["played"], verdict=verdict)
+            + flag
         )
-        ordered = sorted(
-            d["values"].items(), key=lambda kv: (kv[1] is None, -(kv[1] or 0.0))
-        )
+        ordered = sorted(d["values"].items(), key=lambda kv: (kv[1] is None, -(kv[1] or 0.0)))
         for action, value in ordered:
             marks = []
             if action == d["choice"]:
-                marks.append("bot")
+                marks.append(at("mark_bot"))
             if action == d["played"]:
-                marks.append("played")
+                marks.append(at("mark_played"))
             lines.append(f"      {action:<7} {_fmt(value):>9}  {', '.join(marks)}".rstrip())
     if not decisions:
         lines.append("")
-        lines.append("no decisions to review (every action there was forced)")
+        lines.append(at("none"))
     lines.append("")
     for s in summary:
         mean = "-" if s["mean_loss"] is None else f"{s['mean_loss']:.2f}"
         lines.append(
-            f"{who(s['seat'])}: {s['decisions']} decisions, {s['agrees']} as {bot_name} would, "
-            f"total loss {s['total_loss']:.2f}, mean loss {mean}"
+            at(
+                "summary",
+                who=who(s["seat"]),
+                n=s["decisions"],
+                agrees=s["agrees"],
+                bot=bot,
+                total=f"{s['total_loss']:.2f}",
+                mean=mean,
+            )
         )
     flagged = sorted((d for d in decisions if d["flag"]), key=lambda d: d["flag"])
     if flagged:
-        lines.append("costliest plays:")
+        lines.append(at("costliest"))
         for d in flagged:
             lines.append(
-                f"  #{d['flag']}: round {d['round'] + 1}, action {d['action_no'] + 1}, "
-                f"{who(d['seat'])} played {d['played']} (best {d['choice']}): loss {d['loss']:.2f}"
+                "  "
+                + at(
+                    "costly",
+                    flag=d["flag"],
+                    round=d["round"] + 1,
+                    n=d["action_no"] + 1,
+                    who=who(d["seat"]),
+                    played=d["played"],
+                    best=d["choice"],
+                    loss=f"{d['loss']:.2f}",
+                )
             )
     return lines
-

@@ -22,6 +22,7 @@ from fives.cli import (
     tournament_cmd,
 )
 from fives.cli.errors import UsageError
+from fives.i18n import t
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd, play_cmd]
 
@@ -32,11 +33,22 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _version() -> str:
+    """The installed package's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fives")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="fives",
         description="The fives domino platform: All Fives, Fives and Threes, Muggins, Draw, Block.",
     )
+    parser.add_argument("--version", action="version", version=f"fives {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in COMMANDS:
         module.register(sub)
@@ -48,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"{t('tui.error', exc.lang)}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -12,6 +12,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,11 @@ from fives.bots import BOT_NAMES, BotError, BotName
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
-from fives.i18n import LANGUAGES, default_language
+from fives.i18n import LANGUAGES, default_language, t
 from fives.phrasing import (
     HUMAN,
     Tr,
+    os_error_text,
     record_error_text,
     seat_number,
 )
@@ -42,11 +44,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seat", type=int, metavar="S", help=tr("cli.seat"))
     p.add_argument("--bots", metavar="LIST", help=tr("cli.bots"))
+    p.add_argument("--names", metavar="LIST", help=tr("cli.names"))
     p.add_argument("--target", type=int, metavar="N", help=tr("cli.target"))
     p.add_argument("--seed", type=int, metavar="S", help=tr("cli.seed"))
     p.add_argument("--timer", type=float, metavar="SECONDS", help=tr("cli.timer"))
     p.add_argument("--record", metavar="FILE", help=tr("cli.record"))
     p.add_argument("--resume", metavar="FILE", help=tr("cli.resume"))
+    p.add_argument("--plain", action="store_true", help=tr("cli.plain"))
     p.add_argument("--lang", choices=list(LANGUAGES), help=tr("cli.lang"))
     p.set_defaults(func=run)
 
@@ -62,21 +66,43 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"{tr('error')}: {tr('err.rich')}", file=sys.stderr)
         return 2
-    return play(setup, state, tr)
+    return play(setup, state, tr, full_screen=full_screen_wanted(args.plain))
 
 
-def play(setup: Any, state: State | None, tr: Tr) -> int:
-    from rich.console import Console
+def full_screen_wanted(plain: bool, env: Mapping[str, str] | None = None) -> bool:
+    """The full-screen game unless the transcript is asked for (``--plain``) or fits better:
+    input or output not a terminal (a pipe, a screen reader's capture), ``NO_COLOR``, a dumb
+    terminal, or Textual missing."""
+    env = os.environ if env is None else env
+    if plain or env.get("NO_COLOR") or env.get("TERM", "dumb") in ("dumb", ""):
+        return False
+    try:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return False
+    except (AttributeError, ValueError):
+        return False
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
-    from fives.tui.inputs import LineReader
-    from fives.tui.session import Session, Stop
 
-    console = Console(highlight=False, emoji=False)
-    reader = LineReader()
+def play(setup: Any, state: State | None, tr: Tr, full_screen: bool = False) -> int:
+    from fives.tui.match import BotStartError, Match, Stop
+    from fives.tui.widths import install
+
+    install()
     while True:
-        session = Session(setup, console, reader, state)
+        match = Match(setup, state)
         try:
-            session.run()
+            match.open_bots()
+        except BotStartError as exc:
+            match.close()
+            print(f"{tr('error')}: {exc}", file=sys.stderr)
+            return 2
+        try:
+            outcome = _run_app(match) if full_screen else _run_transcript(match)
         except Stop as stop:
             key = "record.saved_eof" if stop.kind == "eof" else "record.saved_quit"
             print(tr(key, path=setup.record_path), flush=True)
@@ -85,18 +111,42 @@ def play(setup: Any, state: State | None, tr: Tr) -> int:
             print("\n" + tr("record.saved_interrupt", path=setup.record_path), flush=True)
             return 130
         finally:
-            session.close()
-        try:
-            answer = session.ask(tr("prompt.again"))
-        except Stop:
-            return 0
-        except KeyboardInterrupt:
-            print(flush=True)
-            return 130
-        if str(answer).strip().lower() not in ("y", "yes", "j", "हाँ", "हां", "ha", "haan"):
+            match.close()
+        if outcome != "again":
             return 0
         setup = setup.again(_next_path(setup.record_path))
         state = None
+
+
+def _run_app(match: Any) -> str:
+    from fives.tui.app import FivesApp
+    from fives.tui.match import Stop
+
+    app = FivesApp.for_match(match)
+    outcome = app.run()
+    if outcome in ("quit", "eof"):
+        raise Stop(outcome)
+    if outcome == "interrupt":
+        raise KeyboardInterrupt
+    return str(outcome or "over")
+
+
+def _run_transcript(match: Any) -> str:
+    from rich.console import Console
+
+    from fives.tui.inputs import make_reader
+    from fives.tui.match import Stop
+    from fives.tui.session import Session
+
+    console = Console(highlight=False, emoji=False)
+    session = Session(match, console, make_reader())
+    session.run()
+    try:
+        answer = session.ask(match.tr("prompt.again"))
+    except Stop:
+        return "over"
+    yes = ("y", "yes", "j", "हाँ", "हां", "ha", "haan")
+    return "again" if str(answer).strip().lower() in yes else "over"
 
 
 # -- options -----------------------------------------------------------------------------------
@@ -194,7 +244,7 @@ def seat_names(
 
 
 def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
-    from fives.tui.session import Setup  # rich is needed from here on
+    from fives.tui.match import Setup
 
     lang = tr.lang
     if args.timer is not None and not args.timer > 0:
@@ -210,8 +260,11 @@ def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
         path = Path(args.resume)
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SetupError(tr("err.record_read", path=path, why=getattr(exc, "strerror", None) or exc)) from None
+        except OSError as exc:
+            raise SetupError(tr("err.record_read", path=path, why=os_error_text(exc, lang))) from None
+        except UnicodeDecodeError:
+            why = t("engine.reason.not_utf8", lang)
+            raise SetupError(tr("err.record_read", path=path, why=why)) from None
         try:
             record = Record.from_json(text)
             state = replay_state(record)
@@ -226,7 +279,8 @@ def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
         out = Path(args.record) if args.record else path
         if state.over:
             raise SetupError(tr("err.record_over", path=path))
-        return Setup(config, tuple(seats), seed, out, lang, args.timer), state
+        people = people_names(tr, seats, args.names, record.seats)
+        return Setup(config, tuple(seats), seed, out, lang, args.timer, people), state
     game = args.game or "all-fives"
     players = args.players if args.players is not None else 2
     if players not in (2, 3, 4):
@@ -242,4 +296,38 @@ def build(args: argparse.Namespace, tr: Tr) -> tuple[Any, State | None]:
     seats = seat_names(tr, players, args.seat, args.bots)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     out = Path(args.record) if args.record else default_record_path(game)
-    return Setup(config, tuple(seats), seed, out, lang, args.timer), None
+    people = people_names(tr, seats, args.names)
+    return Setup(config, tuple(seats), seed, out, lang, args.timer, people), None
+
+
+#: the longest name a person may give (it shares a line with the scores)
+NAME_LIMIT = 16
+
+
+def people_names(
+    tr: Tr, seats: list[str], names_arg: str | None, recorded: list[str] | None = None
+) -> tuple[str | None, ...]:
+    """The people's names by seat: ``--names`` in seat order for the seats where people sit,
+    else (resuming) the names the record gives them."""
+    out: list[str | None] = [None] * len(seats)
+    people = [s for s, name in enumerate(seats) if name == HUMAN]
+    if names_arg is None:
+        if recorded is not None:
+            for seat in people:
+                name = recorded[seat] if seat < len(recorded) else HUMAN
+                if name != HUMAN and not _is_bot(name):
+                    out[seat] = name
+        return tuple(out)
+    given = [n.strip() for n in names_arg.split(",")]
+    if len(given) > len(people):
+        raise SetupError(tr("err.names_count", n=len(given), people=len(people)))
+    for name in given:
+        if not name or len(name) > NAME_LIMIT or not name.isprintable():
+            raise SetupError(tr("err.name_bad", name=name, limit=NAME_LIMIT))
+        if name == HUMAN or ":" in name or _is_bot(name):
+            raise SetupError(tr("err.name_bot", name=name))
+    if len(set(given)) != len(given):
+        raise SetupError(tr("err.names_twice"))
+    for seat, name in zip(people, given):
+        out[seat] = name
+    return tuple(out)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -20,7 +21,6 @@ from typing import Any
 from fives.core.account import account_of
 from fives.core.outcome import RoundEnd
 from fives.core.record import Record, RecordError, replay_state, report_of
-from fives.core.render import render_layout
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action, Tile
 from fives.i18n import LANGUAGES, default_language
@@ -28,8 +28,10 @@ from fives.phrasing import (
     Names,
     Tr,
     draw_line,
+    ends_text,
     fmt_scores,
     leader_reason,
+    os_error_text,
     pass_line,
     play_line,
     record_error_text,
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         except UnicodeDecodeError:
             return fail(rt("err.not_utf8", path=path))
         except OSError as exc:
-            return fail(rt("err.read", path=path, why=exc.strerror or exc))
+            return fail(rt("err.read", path=path, why=os_error_text(exc, lang)))
         try:
             record = Record.from_json(text)
             state = replay_state(record)
@@ -107,7 +109,9 @@ def header(record: Record, names: Names, rt: Tr) -> list[str]:
         lines.append(tr("intro.teams", a=names.side(0), b=names.side(1)))
     else:
         lines.append(rt("no_teams"))
-    target = tr("intro.target_exact" if game.exact_target else "intro.target", target=cfg.target)
+    target = tr(
+        "intro.target_exact" if game.exact_target else "intro.target", points=tr.points(cfg.target)
+    )
     default = game.targets[cfg.players]
     if cfg.target != default:
         target += rt("target_changed", n=default)
@@ -190,11 +194,22 @@ def account(record: Record, layout: bool = False, lang: str = "en") -> list[str]
     return lines
 
 
-def layout_rows(state: State, tr: Tr, rt: Tr) -> list[str]:
-    """The final layout as text (tiles and end letters are language-neutral) and its sum."""
+def layout_rows(state: State, tr: Tr, rt: Tr, width: int | None = None) -> list[str]:
+    """The final layout drawn as the terminal game draws it (tiles and end letters are
+    language-neutral), its legend and its ends."""
+    from fives.tui.drawing import draw, legend_key
+
     lay = state.layout
     if lay.count == 0:
         return [tr("table.empty")]
-    # render_layout ends with its own English "ends: ..." row: said here in the reader's words
-    rows = [row for row in render_layout(lay).splitlines() if not row.startswith("ends: ")]
-    return [*rows, rt("layout_ends", sum=lay.sentence())]
+    game = state.config.game
+    scoring = game.ends_score
+    if width is None:
+        width = max(40, shutil.get_terminal_size((100, 24)).columns - 4)
+    rows = draw(lay, width=width, scoring=scoring).lines()
+    if scoring:
+        rows.append(rt("layout_ends", sum=lay.sentence()))
+    else:
+        rows.append(tr("table.open_ends", ends=ends_text(lay)))
+    rows.append(tr(legend_key(scoring, game.spinner)))
+    return rows

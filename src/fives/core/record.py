@@ -90,22 +90,31 @@ class Record:
     def from_json(text: str) -> Record:
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"malformed JSON: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"malformed JSON: {exc}",
+                key="malformed_json",
+                params={"line": exc.lineno, "column": exc.colno},
+            ) from None
+        except UnicodeDecodeError:
+            raise RecordError("malformed JSON: not UTF-8 text", key="not_utf8") from None
         except RecursionError:
-            raise RecordError("malformed JSON: nested too deeply") from None
+            raise RecordError("malformed JSON: nested too deeply", key="nested_too_deep") from None
+        except ValueError as exc:
+            # a number with more digits than Python converts (sys.set_int_max_str_digits)
+            raise RecordError(f"malformed JSON: {exc}", key="number_too_long") from None
         return Record.from_data(data)
 
     @staticmethod
     def from_data(data: Any) -> Record:
         if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
+            raise RecordError("a record is a JSON object", key="not_object")
         for key in ("game", "players", "rounds"):
             if key not in data:
-                raise RecordError(f"missing field {key!r}")
+                raise RecordError(f"missing field {key!r}", key="missing_field", params={"field": key})
         rules = data.get("rules")
         if rules is not None and not isinstance(rules, dict):
-            raise RecordError("field 'rules' must be an object")
+            raise RecordError("field 'rules' must be an object", key="rules_object")
         try:
             config = Config.make(
                 data["game"],
@@ -122,10 +131,14 @@ class Record:
             or len(seats) != config.players
             or not all(isinstance(s, str) for s in seats)
         ):
-            raise RecordError(f"field 'seats' must list {config.players} names")
+            raise RecordError(
+                f"field 'seats' must list {config.players} names",
+                key="seats_count",
+                params={"n": config.players},
+            )
         raw_rounds = data["rounds"]
         if not isinstance(raw_rounds, list):
-            raise RecordError("field 'rounds' must be a list")
+            raise RecordError("field 'rounds' must be a list", key="rounds_list")
         rounds = [_read_round(i, r) for i, r in enumerate(raw_rounds)]
         known = {"game", "players", "teams", "target", "rules", "seats", "rounds"}
         extra = {k: v for k, v in data.items() if k not in known}
@@ -153,33 +166,44 @@ class Record:
 
 def _read_tiles(round_no: int, what: str, value: Any) -> list[Tile]:
     if not isinstance(value, list):
-        raise RecordError(f"{what} must be a list of tiles", round_no=round_no)
+        raise RecordError(
+            f"{what} must be a list of tiles", round_no=round_no, key="tiles_list", params={"what": what}
+        )
     out = []
     for item in value:
         try:
             out.append(Tile.parse(item))
         except NotationError as exc:
-            raise RecordError(f"{what}: {exc}", round_no=round_no) from None
+            raise RecordError(
+                f"{what}: {exc}", round_no=round_no, key="bad_tile", params={"what": what, "text": item}
+            ) from None
     return out
 
 
 def _read_round(i: int, raw: Any) -> RecordRound:
     if not isinstance(raw, dict):
-        raise RecordError("a round is a JSON object", round_no=i)
+        raise RecordError("a round is a JSON object", round_no=i, key="round_object")
     for key in ("leader", "hands", "stock", "actions"):
         if key not in raw:
-            raise RecordError(f"missing field {key!r}", round_no=i)
+            raise RecordError(
+                f"missing field {key!r}", round_no=i, key="missing_field", params={"field": key}
+            )
     leader = raw["leader"]
     if isinstance(leader, bool) or not isinstance(leader, int):
-        raise RecordError(f"leader must be a seat number, not {leader!r}", round_no=i)
+        raise RecordError(
+            f"leader must be a seat number, not {leader!r}",
+            round_no=i,
+            key="leader_seat",
+            params={"value": repr(leader)},
+        )
     hands_raw = raw["hands"]
     if not isinstance(hands_raw, list):
-        raise RecordError("hands must be a list of hands", round_no=i)
+        raise RecordError("hands must be a list of hands", round_no=i, key="hands_list")
     hands = [_read_tiles(i, f"hands[{s}]", h) for s, h in enumerate(hands_raw)]
     stock = _read_tiles(i, "stock", raw["stock"])
     actions = raw["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise RecordError("actions must be a list of strings", round_no=i)
+        raise RecordError("actions must be a list of strings", round_no=i, key="actions_list")
     return RecordRound(leader, hands, stock, list(actions))
 
 

@@ -1,7 +1,8 @@
 """The standings as an SVG chart, written by hand (no plotting library).
 
 Two panels: the match score (wins, draws as halves) in percent with its 95% Wilson interval,
-and the points per round gained over the opponents with its 95% interval.
+and the points per round gained over the opponents with its 95% interval. Each value is
+written just above the end of its own bar, clear of the interval's whisker drawn across it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def standings_svg(results: Mapping[str, Any]) -> str:
     """The chart of a tournament's ``results.json`` data."""
     bots: Sequence[Mapping[str, Any]] = results["bots"]
     n = max(1, len(bots))
-    row = 34
+    row = 40
     top = 58
     label_w = 190
     panel_w = 300
@@ -96,40 +97,50 @@ def standings_svg(results: Mapping[str, Any]) -> str:
 
     for i, bot in enumerate(bots):
         y = top + i * row
-        mid = y + row / 2
+        bar_top, bar_h = y + _BAR_TOP, row - _BAR_TOP - 6
+        mid_bar = bar_top + bar_h / 2
         colour = _COLOURS[i % len(_COLOURS)]
         name = _label(str(bot["label"]))
         out.append(
-            f'<text x="{label_w - 10}" y="{mid + 4:.1f}" text-anchor="end">{escape(name)}</text>'
+            f'<text x="{label_w - 10}" y="{mid_bar + 4:.1f}" text-anchor="end">{escape(name)}</text>'
         )
         score = float(bot["score_rate"]) * 100
         lo, hi = (float(v) * 100 for v in bot["score_interval"])
         out.append(
-            f'<rect x="{x0}" y="{y + 7}" width="{px1(score) - x0:.1f}" height="{row - 14}" '
+            f'<rect x="{x0}" y="{bar_top}" width="{px1(score) - x0:.1f}" height="{bar_h}" '
             f'fill="{colour}" fill-opacity="0.75"/>'
         )
-        out.extend(_whisker(px1(lo), px1(hi), mid))
-        out.append(
-            f'<text x="{min(px1(hi) + 6, x0 + panel_w - 2):.1f}" y="{y + 11}" font-size="10" '
-            f'fill="#333">{_fmt(score)}%</text>'
-        )
+        out.extend(_whisker(px1(lo), px1(hi), mid_bar))
+        out.append(_value(px1(score), y, f"{_fmt(score)}%", ahead=px1(score) - x0 < 40))
         d = diffs[i]
         mean = d.get("mean")
         if isinstance(mean, int | float):
             xa, xb = sorted((px2(0.0), px2(float(mean))))
             out.append(
-                f'<rect x="{xa:.1f}" y="{y + 7}" width="{xb - xa:.1f}" height="{row - 14}" '
+                f'<rect x="{xa:.1f}" y="{bar_top}" width="{xb - xa:.1f}" height="{bar_h}" '
                 f'fill="{colour}" fill-opacity="0.75"/>'
             )
             low, high = d.get("low"), d.get("high")
             if isinstance(low, int | float) and isinstance(high, int | float):
-                out.extend(_whisker(px2(float(low)), px2(float(high)), mid))
-            out.append(
-                f'<text x="{x1 + panel_w - 2}" y="{y + 11}" font-size="10" text-anchor="end" '
-                f'fill="#333">{float(mean):+.2f}</text>'
-            )
+                out.extend(_whisker(px2(float(low)), px2(float(high)), mid_bar))
+            # over its own bar, reading from the bar's end back towards zero
+            out.append(_value(px2(float(mean)), y, f"{float(mean):+.2f}", ahead=float(mean) < 0))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+#: a bar starts this far below its row's top; its value is written in the space above it
+_BAR_TOP = 16
+
+
+def _value(x: float, y: float, text: str, ahead: bool) -> str:
+    """A bar's value just above the bar's end (``x``): starting there when ``ahead``, else
+    ending there."""
+    anchor = "start" if ahead else "end"
+    return (
+        f'<text x="{x:.1f}" y="{y + _BAR_TOP - 3}" font-size="10" text-anchor="{anchor}" '
+        f'fill="#333">{escape(text)}</text>'
+    )
 
 
 def _whisker(xa: float, xb: float, mid: float) -> list[str]:

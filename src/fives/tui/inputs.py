@@ -3,7 +3,11 @@
 A move is typed as the number of a listed move, or as a tile and an end: ``3-5 e``, ``35e``,
 ``5-3@E``, ``3 5 e``; the end may be left out when the tile fits only one. ``draw``/``d``,
 ``pass``/``p``/``knock``/``k`` name those actions. Other keys: ``?`` a hint, ``r`` the rules,
-``h`` help, ``q`` quit (the record is already saved).
+``h`` help, ``u`` undo, ``q`` quit (the record is already saved).
+
+Lines are read with line editing and history (readline) when the input is a terminal, and
+straight from the file descriptor otherwise; either way escape sequences and control characters
+typed or piped in are dropped before the line is understood, so none is ever echoed.
 
 >>> from fives.phrasing import Tr
 >>> tr = Tr("en")
@@ -53,7 +57,7 @@ from fives.phrasing import (
     ends_text,
 )
 
-__all__ = ["TIMEOUT", "LineReader", "Refusal", "understand"]
+__all__ = ["TIMEOUT", "LineReader", "ReadlineReader", "Refusal", "clean_line", "make_reader", "understand"]
 
 
 class _Timeout:
@@ -63,6 +67,33 @@ class _Timeout:
 
 #: what :meth:`LineReader.readline` returns when the deadline passes
 TIMEOUT = _Timeout()
+
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[O\]][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?|[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean_line(text: str) -> str:
+    """A typed line without escape sequences (arrow keys in a terminal without line editing)
+    or control characters.
+
+    >>> clean_line("\x1b[A3-5 e\x07")
+    '3-5 e'
+    """
+    return _ESCAPES.sub("", text)
+
+
+def make_reader(stream: IO[str] | None = None) -> LineReader:
+    """The reader for standard input: readline's when it is a terminal, else plain lines."""
+    stream = stream if stream is not None else sys.stdin
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    if terminal:
+        try:
+            return ReadlineReader(stream)
+        except ImportError:  # a Python without readline
+            pass
+    return LineReader(stream)
 
 
 class LineReader:
@@ -82,6 +113,30 @@ class LineReader:
             select.select([self.fd], [], [], 0)
         except (AttributeError, OSError, ValueError):
             self.fd = None
+
+    def ask(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        tick: Callable[[float], str | None] | None = None,
+    ) -> str | _Timeout | None:
+        """Show ``prompt`` and read one line (cleaned); ``tick(seconds_left)`` may return a
+        warning to show while waiting."""
+        out = sys.stdout
+        out.write(prompt)
+        out.flush()
+
+        def warn(left: float) -> None:
+            text = tick(left) if tick is not None else None
+            if text:
+                out.write(f"\n{text}\n{prompt}")
+                out.flush()
+
+        line = self.readline(timeout, warn)
+        if line is TIMEOUT or line is None:
+            out.write("\n")
+            out.flush()
+        return clean_line(line) if isinstance(line, str) else line
 
     def readline(
         self,
@@ -126,6 +181,75 @@ class LineReader:
         return line.decode("utf-8", "replace").rstrip("\r")
 
 
+class _Alarm(Exception):
+    pass
+
+
+class ReadlineReader(LineReader):
+    """Lines from a terminal with readline's line editing and history (arrow keys recall
+    earlier lines); a deadline is kept with an interval timer that interrupts the wait."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        import readline
+
+        super().__init__(stream)
+        self.readline_module = readline
+        readline.set_auto_history(True)
+
+    def ask(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        tick: Callable[[float], str | None] | None = None,
+    ) -> str | _Timeout | None:
+        import signal
+
+        if timeout is None:
+            return self._input(prompt)
+        deadline = time.monotonic() + timeout
+        state = {"timed_out": False}
+
+        def on_alarm(_signum: int, _frame: object) -> None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                state["timed_out"] = True
+                raise _Alarm()
+            text = tick(left) if tick is not None else None
+            if text:
+                # a warning on its own line, then the prompt and what was typed, again
+                sys.stdout.write(f"\r\x1b[K{text}\n")
+                sys.stdout.flush()
+                self.readline_module.redisplay()
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, min(1.0, timeout), 1.0)
+        try:
+            return self._input(prompt)
+        except _Alarm:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            return TIMEOUT
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def _input(self, prompt: str) -> str | None:
+        try:
+            line = input(prompt)
+        except EOFError:
+            sys.stdout.write("\n")
+            return None
+        cleaned = clean_line(line)
+        if cleaned != line:  # keep the history free of stray escape codes
+            readline = self.readline_module
+            n = readline.get_current_history_length()
+            if n:
+                readline.remove_history_item(n - 1)
+                if cleaned.strip():
+                    readline.add_history(cleaned)
+        return cleaned
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Input that is not a legal move here, with the short reason to show."""
@@ -137,6 +261,8 @@ class Refusal:
 
 
 _COMMANDS = {
+    "u": "undo",
+    "undo": "undo",
     "?": "hint",
     "hint": "hint",
     "r": "rules",
@@ -152,7 +278,7 @@ _TILE = re.compile(r"^([0-6])\s*[-|│:/,.]?\s*([0-6])\s*(?:@|on)?\s*([wensWENS]
 
 def understand(text: str, view: View, tr: Tr) -> Action | Refusal | str:
     """What the player typed: a legal action, a command name (``hint``, ``rules``, ``help``,
-    ``quit``), or a refusal with its reason."""
+    ``undo``, ``quit``), or a refusal with its reason."""
     legal = list(view.legal)
     raw = text.strip()
     word = raw.lower()
