@@ -416,4 +416,4 @@ def test_plain_no_color_and_dumb_terminals_get_the_transcript(
     finally:
         game.close()
     assert "\x1b[?1049h" not in raw
-    assert "Players: you (seat 0), seat 1 (medium)" in text or "Players: you (seat 0), seat 1 (easy)" in text
+    assert "Players: you (seat 1), seat 2 (medium)" in text or "Players: you (seat 1), seat 2 (easy)" in text
