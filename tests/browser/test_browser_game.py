@@ -162,7 +162,7 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
     dialog = page.locator("#summary-dialog")
     expect(dialog).to_be_visible()
     text = dialog.inner_text()
-    assert "दौर 1 समाप्त" in text and "बचे बिंदु" in text and "स्कोर" in text
+    assert "दौर 1 खत्म" in text and "बचे बिंदु" in text and "स्कोर" in text
     body = page.inner_text("body")
     for english in ("points", "Round", "Your turn", "Scores", "Pips", "stock"):
         assert english not in body, english

@@ -577,7 +577,7 @@ function playText(ev) {
   const params = { name: who, tile: ev.tile, end: ev.end ? endName(ev.end) : "", sum: ev.sum, total: ev.total, points: points(ev.points) };
   const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
   let text = t(key, params);
-  if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: last.info.target })}`;
+  if (ev.discarded) text += ` · ${plural("web.event.discarded", ev.would, { points: points(ev.would), target: last.info.target })}`;
   return text;
 }
 
