@@ -38,7 +38,7 @@ from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
-from fives.store.base import Store, StoredAction, StoredTable, StoreError
+from fives.store.base import How, Store, StoredAction, StoredTable, StoreError
 
 __all__ = ["Table", "TableServices", "hash_token"]
 
@@ -528,7 +528,7 @@ class Table:
 
     # -- deals and actions -------------------------------------------------------------------
 
-    def apply(self, seat: int, code: int, how: str) -> None:
+    def apply(self, seat: int, code: int, how: How) -> None:
         """Apply, store and broadcast one legal action (checked by the caller). The action
         that ends the match is stored with the finished match in one transaction; if the
         store refuses, the action is taken back and nobody hears of it."""
