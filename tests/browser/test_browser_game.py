@@ -253,6 +253,15 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     assert after["you"] == 1
     if after["n"] == before["n"]:
         assert after["view"]["hand"] == before["view"]["hand"]
+    # and its banner tells the newest event again, a play with what it scored
+    newest = after["event"]
+    assert newest is not None and newest["n"] == after["n"]
+    banner = b.inner_text("#banner")
+    assert banner.strip()
+    if newest["kind"] in ("lead", "play"):
+        assert newest["tile"] in banner
+        if newest["points"]:
+            assert f"= {newest['total']}" in banner, banner
     assert not errors
     a_ctx.close()
     b_ctx.close()

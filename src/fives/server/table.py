@@ -93,6 +93,8 @@ class Table:
         self.ready: set[int] = set()
         self.round_ended_at: float | None = None
         self.summary: dict[str, Any] | None = None
+        # the newest deal or action, told again to whoever (re)connects: the banner's subject
+        self.last_event: Event | None = None
         self.finished_at: float | None = None
         self.last_seen = time.time()
         self._presence: asyncio.TimerHandle | None = None
@@ -140,6 +142,12 @@ class Table:
                     if seat.timeouts >= 3:
                         seat.away = True
         last = stored.rounds[-1] if stored.rounds else None
+        if last is not None:
+            table.last_event = (
+                event_of(state, state.log[-1], last.actions[-1].how, table.n)
+                if last.actions and state.log
+                else deal_event(state, table.n)
+            )
         if stored.status == "over" or state.over:
             table.status = "over"
             ended = last.actions[-1].ts if last and last.actions else time.time()
@@ -284,7 +292,9 @@ class Table:
                 conn.send_text(text)
 
     def send_state(self, conn: Conn) -> None:
-        conn.send_text(self._message(conn.seat, None, time.time()))
+        """The whole state for one connection, with the newest event (a reload still says who
+        played what, and what it scored)."""
+        conn.send_text(self._message(conn.seat, self.last_event, time.time()))
 
     # -- connections -------------------------------------------------------------------------
 
@@ -548,6 +558,7 @@ class Table:
             raise ClientError("server") from None
         self.n += 1
         event = event_of(state, entry, how, self.n)
+        self.last_event = event
         if state.round_end is not None:
             self.summary = round_summary(state)
             self.round_ended_at = time.monotonic()
@@ -579,7 +590,8 @@ class Table:
         self.summary = None
         self.ready.clear()
         self.round_ended_at = None
-        self.broadcast(deal_event(state, self.n), ts)
+        self.last_event = deal_event(state, self.n)
+        self.broadcast(self.last_event, ts)
 
     def final_record(self) -> dict[str, Any]:
         """The finished match's record (RECORD.md), with the table's own fields."""
