@@ -44,12 +44,12 @@ def test_replay_text_tells_the_seed_example_with_its_scoring_sentences() -> None
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert out.startswith("All Fives (all-fives), 2 players\n")
-    assert "Leader: seat 0, by lot" in out
+    assert "Leader: seat 1, by lot" in out
     # C-5: the lone lead counts both halves; SP-4: the spinner counts while a straight arm is empty
-    assert "seat 0: leads 1-4 · 1 + 4 = 5: 5 points (scores 5–0)" in out
-    assert "seat 1: 1-1 on W (the spinner) · 2 + 4 = 6: 0 points\n" in out
-    assert "seat 0: 4-4 on E · 2 + 8 = 10: 10 points (scores 15–0)" in out
-    assert "seat 1: 1-5 on N · 2 + 3 + 5 = 10: 10 points (scores 20–15)" in out
+    assert "seat 1: leads 1-4 · 1 + 4 = 5: 5 points (scores 5–0)" in out
+    assert "seat 2: 1-1 on W (the spinner) · 2 + 4 = 6: 0 points\n" in out
+    assert "seat 1: 4-4 on E · 2 + 8 = 10: 10 points (scores 15–0)" in out
+    assert "seat 2: 1-5 on N · 2 + 3 + 5 = 10: 10 points (scores 20–15)" in out
     assert "Round 1 is unfinished" in out
     assert out.rstrip().endswith("Unfinished, scores 35–20.\nRounds played: 1")
 
@@ -59,21 +59,21 @@ def test_replay_text_tells_round_ends_payments_and_the_match_result() -> None:
     proc = fives("replay", FINISHED_EXAMPLE, "--lang", "en")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "Partnerships: seats 0+2 against seats 1+3" in out
-    assert "Round 1 over: seat 2 went out (domino).\n  Round winner: seats 0+2\n" in out
-    for hand in ("seat 0: 5-5 (10 pips)", "seat 1: 2-2 (4 pips)", "seat 2: none (0 pips)",
-                 "seat 3: 2-5 2-6 6-6 (27 pips)"):
+    assert "Partnerships: seats 1+3 against seats 2+4" in out
+    assert "Round 1 over: seat 3 went out (domino).\n  Round winner: seats 1+3\n" in out
+    for hand in ("seat 1: 5-5 (10 pips)", "seat 2: 2-2 (4 pips)", "seat 3: none (0 pips)",
+                 "seat 4: 2-5 2-6 6-6 (27 pips)"):
         assert f"\n    {hand}\n" in out
     # AF-10: one pool, rounded to five once
-    assert ("pooled (seat 1 4 + seat 3 27 = 31) and rounded to five once: "
-            "30 points to seats 0+2.") in out
-    assert "Added at the round's end: seats 0+2 +30, seats 1+3 +0" in out
+    assert ("pooled (seat 2 4 + seat 4 27 = 31) and rounded to five once: "
+            "30 points to seats 1+3.") in out
+    assert "Added at the round's end: seats 1+3 +30, seats 2+4 +0" in out
     assert "  Scores: 60–35" in out
-    assert "Leader: seat 2, having played the last tile of round 1" in out  # AF-12
+    assert "Leader: seat 3, having played the last tile of round 1" in out  # AF-12
     report = report_of(replay_state(Record.from_json(FINISHED_EXAMPLE.read_text())))
     winner = report["winner"]
     scores = "–".join(str(s) for s in report["scores"])
-    assert out.rstrip().endswith(f"Winner of the match: seats {winner}+{winner + 2}, {scores}.\n"
+    assert out.rstrip().endswith(f"Winner of the match: seats {winner + 1}+{winner + 3}, {scores}.\n"
                                  f"Rounds played: {len(report['rounds'])}")
 
 
@@ -84,7 +84,7 @@ def test_replay_text_knocks_in_fives_and_threes_and_draws_show_their_tile() -> N
     assert "the lead passes one seat clockwise each round" in out  # FT-3
     assert "sits out" in out  # FT-8
     out = fives("replay", EXAMPLES / "all-fives-4p.json", "--lang", "en").stdout
-    assert "seat 1: draws 1-5 from the stock\n" in out
+    assert "seat 2: draws 1-5 from the stock\n" in out
 
 
 @needs_examples

@@ -81,10 +81,10 @@ def test_hindi_account_of_the_seed_example_speaks_the_seeds() -> None:
     out = proc.stdout
     assert out.startswith("ऑल फाइव्स (all-fives), 2 खिलाड़ी\n")
     assert "दौर 1\n" in out
-    assert "शुरू करने वाला: सीट 0, लॉट से" in out
+    assert "शुरू करने वाला: सीट 1, लॉट से" in out
     # the seeds' sentence, word for word: 2 + 8 = 10: 10 अंक
-    assert "सीट 0: 4-4 सिरे E पर · 2 + 8 = 10: 10 अंक (स्कोर 15–0)" in out
-    assert "सीट 0: 1-4 से शुरुआत · 1 + 4 = 5: 5 अंक (स्कोर 5–0)" in out
+    assert "सीट 1: 4-4 सिरे E पर · 2 + 8 = 10: 10 अंक (स्कोर 15–0)" in out
+    assert "सीट 1: 1-4 से शुरुआत · 1 + 4 = 5: 5 अंक (स्कोर 5–0)" in out
     assert "(शाखा बनाने वाली डबल गोटी)" in out
     assert "भंडार (10, उठाने के क्रम में)" in out
     assert "दौर 1 अधूरा है" in out
@@ -110,19 +110,19 @@ def test_hindi_account_of_fives_and_threes(path: Path) -> None:
         # a round's summary: how it ended, the hands left, what was added
         assert re.search(r"दौर 1 समाप्त[^\n]*\n", out)
         assert "  बची गोटियाँ:\n" in out
-        assert "दौर के अंत में जुड़े अंक: सीट 0+2 की साझेदारी +" in out
+        assert "दौर के अंत में जुड़े अंक: सीट 1+3 की साझेदारी +" in out
         assert "मैच का विजेता: सीट " in out
 
 
 @needs_examples
 def test_hindi_round_end_payment_of_all_fives() -> None:
     out = fives_cli("replay", AF_4P, "--lang", "hi").stdout
-    assert "दौर 1 समाप्त (डोमिनो): सीट 2 — हाथ खाली।" in out
-    assert "    सीट 3: 2-5 2-6 6-6 (27 बिंदु)\n" in out
-    assert ("(सीट 1 4 + सीट 3 27 = 31), एक बार पाँच के निकटतम गुणज तक पूर्णांकित: "
-            "सीट 0+2 की साझेदारी को 30 अंक।") in out
-    assert "सीट 1: भंडार से 1-5 उठाई\n" in out
-    assert "शुरू करने वाला: सीट 2, दौर 1 की आखिरी गोटी रखने के कारण" in out
+    assert "दौर 1 समाप्त (डोमिनो): सीट 3 — हाथ खाली।" in out
+    assert "    सीट 4: 2-5 2-6 6-6 (27 बिंदु)\n" in out
+    assert ("(सीट 2 4 + सीट 4 27 = 31), एक बार पाँच के निकटतम गुणज तक पूर्णांकित: "
+            "सीट 1+3 की साझेदारी को 30 अंक।") in out
+    assert "सीट 2: भंडार से 1-5 उठाई\n" in out
+    assert "शुरू करने वाला: सीट 3, दौर 1 की आखिरी गोटी रखने के कारण" in out
 
 
 @needs_examples
@@ -187,7 +187,7 @@ def test_a_bad_record_in_hindi_is_one_error_line_with_a_hindi_reason(
     bad.write_text(json.dumps(data))
     line = one_error_line(fives_cli("replay", bad, "--lang", "hi", *json_flag), "error: ")
     assert line == (
-        f"error: {bad}: दौर 1, चाल 2, सीट 1, '6-6@N': सीट 1 के हाथ में 6-6 नहीं है "
+        f"error: {bad}: दौर 1, चाल 2, सीट 1, '6-6@N': सीट 1 के पास 6-6 नहीं है "
         "(वैध चालें: 0-0@W, 0-6@W)"
     )
     english = one_error_line(fives_cli("replay", bad, "--lang", "en", *json_flag), "error: ")
@@ -273,7 +273,7 @@ def test_reason_text_takes_an_exception_a_key_or_a_reason() -> None:
     except IllegalAction as exc:
         assert reason_text(exc, None, "en") == exc.reason
         assert reason_text(exc.key, exc.params, "en") == exc.reason
-        assert reason_text(exc, None, "hi") == "0-4 सिरे W से नहीं मिलती, उस पर 1 है (खुले सिरे: W=1, E=4)"
+        assert reason_text(exc, None, "hi") == "0-4 W सिरे से मेल नहीं खाती, वहाँ 1 है (खुले सिरे: W=1, E=4)"
     else:
         raise AssertionError("0-4@W should be refused")
     assert reason_text("stock_empty", None, "hi") == "भंडार खाली है"

@@ -5,8 +5,18 @@ Catalogues are JSON files, ``locales/<lang>/<area>.json``, each a flat object of
 one catalogue per language; the browser receives the same catalogue as JSON. Records, the bot
 protocol, tile notation and end letters stay language-neutral and never pass through here.
 
->>> t("common.points", "en", n=10), t("common.points", "hi", n=10)
+>>> t("common.points.other", "en", n=10), t("common.points.other", "hi", n=10)
 ('10 points', '10 अंक')
+
+A message that carries a count has one key per plural form, ``<key>.one`` and ``<key>.other``,
+and :func:`plural` picks the form by the language's rule, the same rule the browser applies
+(CLDR's, through ``Intl.PluralRules`` in ``web/js/i18n.js``). Hindi needs the forms for its
+nouns and for its verbs, which agree with the count:
+
+>>> plural("web.summary.paid", 1, "hi", side="आप", points="1 अंक")
+'आप को 1 अंक मिला।'
+>>> plural("web.summary.paid", 10, "hi", side="आप", points="10 अंक")
+'आप को 10 अंक मिले।'
 >>> reason_text("stock_empty", None, "hi")
 'भंडार खाली है'
 """
@@ -18,8 +28,18 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from numbers import Real
 
-__all__ = ["LANGUAGES", "catalogue", "default_language", "reason_text", "t"]
+__all__ = [
+    "LANGUAGES",
+    "PLURAL_FORMS",
+    "catalogue",
+    "default_language",
+    "plural",
+    "plural_form",
+    "reason_text",
+    "t",
+]
 
 #: language code -> its own name
 LANGUAGES: dict[str, str] = {"en": "English", "hi": "हिन्दी"}
@@ -51,6 +71,29 @@ def t(key: str, lang: str = "en", /, **params: object) -> str:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):
         return text
+
+
+#: the plural forms a catalogue writes, as ``<key>.<form>``
+PLURAL_FORMS = ("one", "other")
+
+
+def plural_form(n: object, lang: str) -> str:
+    """``one`` or ``other``: CLDR's cardinal rule for ``lang``, as ``Intl.PluralRules`` gives it
+    in the browser. English: ``one`` for exactly 1 (not 1.5, not 0). Hindi: ``one`` for 0 and 1
+    and for any number whose whole part is 0 (0.5: आधा अंक *मिला*); 1.5 and 2 are ``other``."""
+    value = abs(float(n) if isinstance(n, Real) else float(str(n)))
+    if lang == "hi":
+        return "one" if value < 1 or value == 1 else "other"
+    return "one" if value == 1 else "other"
+
+
+def plural(key: str, n: object, lang: str = "en", /, **params: object) -> str:
+    """The form of ``key`` for the count ``n`` (``<key>.one`` or ``<key>.other``), its
+    placeholders filled; ``{n}`` is the count as written unless ``params`` gives it."""
+    form = plural_form(n, lang)
+    cat = catalogue(lang)
+    full = f"{key}.{form}" if f"{key}.{form}" in cat else f"{key}.other"
+    return t(full, lang, **{"n": n, **params})
 
 
 def default_language(env: dict[str, str] | None = None) -> str:

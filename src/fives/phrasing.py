@@ -45,7 +45,7 @@ from fives.core.layout import Layout
 from fives.core.outcome import RoundEnd, Score
 from fives.core.record import RecordError, score_json
 from fives.core.tiles import END_NAMES, Action, Tile
-from fives.i18n import catalogue, reason_text, t
+from fives.i18n import catalogue, plural, reason_text, t
 
 __all__ = [
     "HUMAN",
@@ -65,6 +65,7 @@ __all__ = [
     "record_error_text",
     "result_line",
     "round_end_lines",
+    "seat_number",
     "sits_out_line",
 ]
 
@@ -87,21 +88,32 @@ class Tr:
     def __call__(self, key: str, /, **params: object) -> str:
         return t(self.prefix + key, self.lang, **params)
 
+    def plural(self, key: str, n: object, /, **params: object) -> str:
+        """``key`` (under this prefix) in the plural form for the count ``n``."""
+        return plural(self.prefix + key, n, self.lang, **params)
+
     def points(self, n: Score | float) -> str:
         """``1 point`` / ``10 points`` / ``2.5 points``."""
-        key = "tui.point" if n == 1 else "tui.points"
-        return t(key, self.lang, n=fmt_score(n))
+        return plural("common.points", n, self.lang, n=fmt_score(n))
 
     def pips(self, n: int) -> str:
         """``1 pip`` / ``13 pips``."""
-        return t("tui.pip_count_one" if n == 1 else "tui.pip_count", self.lang, n=n)
+        return plural("common.pips", n, self.lang)
 
     def tiles(self, n: int) -> str:
-        return t("tui.tile_count_one" if n == 1 else "tui.tile_count", self.lang, n=n)
+        """``1 tile`` / ``5 tiles``."""
+        return plural("common.tiles", n, self.lang)
 
     def game(self, name: str) -> str:
         """A game's name: one translation of it everywhere (the browser's too)."""
         return t(f"common.game.{name}", self.lang)
+
+
+def seat_number(seat: int) -> int:
+    """A seat as people number it: from 1, as every screen shows it (the browser's seats,
+    the terminal's, the rules' partnerships of seats 1+3 and 2+4). Records and the bot
+    protocol number seats from 0 (RECORD.md); only what a person reads goes through here."""
+    return seat + 1
 
 
 #: the seat name of a person at the keyboard (in records and ``--bots``)
@@ -154,23 +166,23 @@ class Names:
             return name
 
     def seat(self, seat: int) -> str:
-        """``you``, ``seat 1 (hard)``, or plainly ``seat 1``."""
+        """``you``, ``seat 2 (hard)``, or plainly ``seat 2`` (for the record's seat 1)."""
         if seat == self.me:
             return self.tr("who.you")
         name = self.person(seat)
         if name:
             return name
         if self.seats is None:
-            return t("common.seat", self.tr.lang, n=seat)
-        return self.tr("who.seat", n=seat, name=self.bot(self.seats[seat]))
+            return t("common.seat", self.tr.lang, n=seat_number(seat))
+        return self.tr("who.seat", n=seat_number(seat), name=self.bot(self.seats[seat]))
 
     def seat_long(self, seat: int) -> str:
-        """``you (seat 0)`` or ``seat 1 (hard)``."""
+        """``you (seat 1)`` or ``seat 2 (hard)``."""
         if seat == self.me:
-            return self.tr("who.you_seat", n=seat)
+            return self.tr("who.you_seat", n=seat_number(seat))
         name = self.person(seat)
         if name:
-            return self.tr("who.person_seat", name=name, n=seat)
+            return self.tr("who.person_seat", name=name, n=seat_number(seat))
         return self.seat(seat)
 
     def side(self, side: int) -> str:
@@ -178,8 +190,8 @@ class Names:
         if not cfg.teams:
             return self.seat_long(side)
         if self.me is not None and cfg.side_of(self.me) == side:
-            return self.tr("who.your_team", a=side, b=side + 2)
-        return self.tr("who.team", a=side, b=side + 2)
+            return self.tr("who.your_team", a=seat_number(side), b=seat_number(side + 2))
+        return self.tr("who.team", a=seat_number(side), b=seat_number(side + 2))
 
     def game(self) -> str:
         return self.tr.game(self.config.game.name)
@@ -432,6 +444,8 @@ def record_error_text(exc: RecordError, lang: str) -> str:
     if exc.action_no is not None:
         parts.append(t("engine.record.action", lang, n=exc.action_no + 1))
     if exc.seat is not None:
+        # a record's seat, numbered as the record numbers it (RECORD.md): the line points
+        # into the file
         parts.append(t("engine.record.seat", lang, n=exc.seat))
     if exc.action is not None:
         parts.append(repr(exc.action))

@@ -91,9 +91,9 @@ def test_analyse_text_account(record_path: Path) -> None:
     out = proc.stdout
     assert "reviewed by easy" in out
     assert "round 1" in out and "round 2" not in out
-    assert "seat 1 (random) played" in out
+    assert "seat 2 (random) played" in out
     assert "played" in out and "bot" in out
-    assert "seat 1 (random):" in out  # the summary line
+    assert "seat 2 (random):" in out  # the summary line
     assert out.count("?? (#") <= 2
 
 

@@ -162,7 +162,7 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
     dialog = page.locator("#summary-dialog")
     expect(dialog).to_be_visible()
     text = dialog.inner_text()
-    assert "दौर 1 समाप्त" in text and "बचे बिंदु" in text and "स्कोर" in text
+    assert "दौर 1 खत्म" in text and "बचे बिंदु" in text and "स्कोर" in text
     body = page.inner_text("body")
     for english in ("points", "Round", "Your turn", "Scores", "Pips", "stock"):
         assert english not in body, english
@@ -253,6 +253,25 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     assert after["you"] == 1
     if after["n"] == before["n"]:
         assert after["view"]["hand"] == before["view"]["hand"]
+    # and its banner tells the newest event again, a play with what it scored
+    newest = after["event"]
+    assert newest is not None and newest["n"] == after["n"]
+    banner = b.inner_text("#banner")
+    assert banner.strip()
+    if newest["kind"] in ("lead", "play"):
+        assert newest["tile"] in banner
+        if newest["points"]:
+            assert f"= {newest['total']}" in banner, banner
+    # back in the lobby, the private table is among "Your tables" (never in the open list)
+    table_id = a.url.rsplit("/", 1)[-1]
+    a.goto(live_server + "/")
+    mine = a.locator(f"#my-tables li[data-table='{table_id}']")
+    expect(mine).to_be_visible()
+    expect(mine.locator("a.button")).to_have_text("Back to my seat")
+    assert a.locator(f"#table-list li[data-table='{table_id}']").count() == 0
+    a.screenshot(path=str(shots / "lobby-your-tables.png"))
+    mine.locator("a.button").click()
+    a.wait_for_function("() => window.fivesState() && window.fivesState().you === 0")
     assert not errors
     a_ctx.close()
     b_ctx.close()

@@ -621,7 +621,7 @@ def test_the_summary_never_strands_anyone_and_counts_agree(browser: Browser, liv
         "en": {"pip": "1 pip", "pips_wrong": "1 pips", "point": "1 point", "points_wrong": "1 points",
                "opponent": "The opponent's remaining pips: 1"},
         "hi": {"pip": "1 बिंदु", "pips_wrong": "\u0000", "point": "1 अंक", "points_wrong": "\u0000",
-               "opponent": "प्रतिद्वंद्वी के बचे बिंदु: 1"},
+               "opponent": "विपक्षी के बचे बिंदु: 1"},
     }[lang]
     context = context_for(browser, True, lang, (390, 844))
     block = round_with_one_pip_left("block")

@@ -73,6 +73,43 @@ def test_reconnect_takes_the_seat_back(server: str) -> None:
     run(go())
 
 
+def test_a_reconnect_is_told_the_newest_play_and_what_it_scored(server: str) -> None:
+    """A reload's banner says who played what and what it scored: the state sent on connect
+    carries the newest event, built for that seat."""
+    created = two_humans(server, seed=8)
+
+    async def go() -> None:
+        a, b = await seat_both(server, created)
+        rng = random.Random(2)
+        scored = None
+        for _ in range(200):
+            mover = a if a.state["view"]["turn"] == 0 else b
+            st = await mover.wait(
+                lambda m, seat=mover.seat: m["type"] == "state" and m["view"]["turn"] == seat
+                and bool(m["view"]["legal"]), 10, len(mover.messages) - 1)
+            start = len(a.messages)
+            await mover.send({"type": "act", "action": rng.choice(st["view"]["legal"]),
+                              "n": st["n"]})
+            told = await a.wait(lambda m: m["type"] == "state" and m["event"] is not None, 10,
+                                start)
+            await b.wait(lambda m, n=told["n"]: m["type"] == "state" and m["n"] >= n)
+            event = told["event"]
+            if event["kind"] in ("lead", "play") and event["points"] > 0 and told["summary"] is None:
+                scored = told
+                break
+        assert scored is not None, "no play scored"
+        await a.close()
+        again = await SeatClient(server, created["table"], created["token"]).connect()
+        first = next(m for m in again.messages if m["type"] == "state")
+        assert first["n"] == scored["n"]
+        assert first["event"] == scored["event"]
+        assert first["event"]["points"] > 0 and first["event"]["sum"]
+        await again.close()
+        await b.close()
+
+    run(go())
+
+
 def test_stale_illegal_and_not_your_turn_change_nothing(server: str) -> None:
     created = two_humans(server, seed=5)
 

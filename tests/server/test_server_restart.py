@@ -44,6 +44,8 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
                 await a.wait(lambda m, n=st["n"]: m["type"] == "state" and m["n"] > n, 15)
             await asyncio.sleep(0.3)  # the bot answers
             kept = a.state
+            kept["newest"] = next(m["event"] for m in reversed(a.messages)
+                                  if m["type"] == "state" and m["event"] is not None)
             c = await SeatClient(base, t3["table"], t3["token"]).connect()
             clocked = await my_choice(c)
             await a.close()
@@ -68,6 +70,8 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
             assert st["n"] == kept["n"]
             for key in ("hand", "hand_sizes", "stock", "scores", "history", "layout", "turn", "legal"):
                 assert st["view"][key] == kept["view"][key], key
+            # and it is told the newest play again, with what it scored (the reload's banner)
+            assert st["event"] == kept["newest"]
             # and the round plays on to its end
             last = await play_to_end([a], random.Random(4), rounds=1, timeout=60)
             assert last["summary"] is not None

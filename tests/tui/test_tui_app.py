@@ -255,8 +255,8 @@ def test_hot_seat_hands_over_by_name_and_tells_the_draws_since_the_last_turn(tmp
         run(go())
     finally:
         match.close()
-    assert any("Turn of Asha (seat 0)" in s for s in summaries)
-    assert any("Turn of Ravi (seat 1)" in s for s in summaries)
+    assert any("Turn of Asha (seat 1)" in s for s in summaries)
+    assert any("Turn of Ravi (seat 2)" in s for s in summaries)
     drew = [s for s in summaries if "draws a tile from the stock" in s]
     assert drew, "no hand-over told a draw"
     for s in drew:

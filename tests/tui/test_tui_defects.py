@@ -216,8 +216,8 @@ def test_the_hot_seat_hand_over_tells_the_other_players_draws_without_their_tile
                 who = line.split(":")[0].strip("• ")
                 if f"Turn of {who}" not in s:
                     assert "draws a tile from the stock" in line, line
-    assert any("Turn of Asha (seat 0)" in h for h in handovers)
-    assert any("Turn of Ravi (seat 1)" in h for h in handovers)
+    assert any("Turn of Asha (seat 1)" in h for h in handovers)
+    assert any("Turn of Ravi (seat 2)" in h for h in handovers)
 
 
 # -- Draw and Block: no counts that never score ---------------------------------------------

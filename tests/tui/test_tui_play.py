@@ -270,7 +270,7 @@ def test_hot_seat_hides_hands_between_turns(tmp_path: Path) -> None:
             text = game.prompt()
             if "pass the keyboard" in text:
                 turns += 1
-                assert re.search(r"Turn of seat [01] \(player\)", text)
+                assert re.search(r"Turn of seat [12] \(player\)", text)
                 assert "Your hand:" not in text  # nobody's hand is on screen at a hand-over
             game.send("1")
         assert turns >= 2
@@ -285,7 +285,7 @@ def test_bad_options_give_one_error_line(tmp_path: Path) -> None:
     for args, message in [
         (("--players", "5"), "error: --players must be 2, 3 or 4, not 5."),
         (("--bots", "nobody"), "error: Unknown bot nobody"),
-        (("--seat", "3"), "error: --seat must be a seat from 0 to 1, not 3."),
+        (("--seat", "3"), "error: --seat must be a seat from 1 to 2, not 3."),
         (("--resume", str(tmp_path / "missing.json")), "error: Cannot read"),
         (("--lang", "hi", "--players", "7"), "error: --players 2, 3 या 4 होना चाहिए, 7 नहीं।"),
     ]:
@@ -312,7 +312,7 @@ def test_a_protocol_bot_takes_a_seat(tmp_path: Path) -> None:
         text += game.prompt()
     finally:
         game.close()
-    assert re.search(r"• seat 1 \(fives bot easy\): (leads|\d-\d on [WENS])", text), text
+    assert re.search(r"• seat 2 \(fives bot easy\): (leads|\d-\d on [WENS])", text), text
     assert "made no legal move" not in text
     saved = json.loads(record.read_text(encoding="utf-8"))
     assert saved["seats"][1] == f"cmd:{FIVES} bot easy"
@@ -341,7 +341,7 @@ def test_resume_takes_over_a_bots_only_record(tmp_path: Path) -> None:
     finally:
         game.close()
     assert "Carrying on Muggins in round 1" in text
-    assert "you (seat 0)" in text and "seat 2 (easy)" in text
+    assert "you (seat 1)" in text and "seat 3 (easy)" in text
     saved = json.loads(cut.read_text(encoding="utf-8"))
     assert saved["seats"] == ["human", "easy", "easy"]
     assert saved["rounds"][0]["actions"][:3] == data["rounds"][0]["actions"]
@@ -416,4 +416,4 @@ def test_plain_no_color_and_dumb_terminals_get_the_transcript(
     finally:
         game.close()
     assert "\x1b[?1049h" not in raw
-    assert "Players: you (seat 0), seat 1 (medium)" in text or "Players: you (seat 0), seat 1 (easy)" in text
+    assert "Players: you (seat 1), seat 2 (medium)" in text or "Players: you (seat 1), seat 2 (easy)" in text

@@ -27,6 +27,7 @@ from fives.phrasing import (
     Tr,
     os_error_text,
     record_error_text,
+    seat_number,
 )
 
 
@@ -200,9 +201,11 @@ def seat_names(
 ) -> list[str]:
     """Who sits where: ``human`` at ``seat``; ``--bots`` lists the other seats in order (the
     last name repeats), or every seat (``human`` where a person sits). Resuming, the record's
-    seats are kept; a name that is no bot there (a person's) is a person at this keyboard."""
-    if seat is not None and not 0 <= seat < players:
-        raise SetupError(tr("err.seat", seat=seat, max=players - 1))
+    seats are kept; a name that is no bot there (a person's) is a person at this keyboard.
+    ``--seat`` counts from 1, as every screen numbers the seats."""
+    if seat is not None and not 1 <= seat <= players:
+        raise SetupError(tr("err.seat", seat=seat, max=players))
+    seat = seat - 1 if seat is not None else None
     if bots_arg is None:
         if recorded is not None:
             names = [name if name != HUMAN and _is_bot(name) else HUMAN for name in recorded]
@@ -230,7 +233,7 @@ def seat_names(
             raise SetupError(tr("err.bot_unknown", name=name, known=known)) from None
     if len(given) == players:
         if given[seat] != HUMAN:
-            raise SetupError(tr("err.bots_seat", seat=seat))
+            raise SetupError(tr("err.bots_seat", seat=seat_number(seat)))
         return given
     if len(given) > players - 1:
         raise SetupError(tr("err.bots_count", players=players, n=len(given)))

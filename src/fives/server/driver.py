@@ -30,7 +30,7 @@ from fives.server.bots import BotRunner
 from fives.server.messages import ClientError
 from fives.server.meta import TableMeta
 from fives.server.settings import Settings
-from fives.store.base import StoreError
+from fives.store.base import How, StoreError
 
 __all__ = ["Driven", "Driver"]
 
@@ -71,7 +71,7 @@ class Driven(Protocol):
 
     def broadcast(self) -> None: ...
 
-    def apply(self, seat: int, code: int, how: str) -> None: ...
+    def apply(self, seat: int, code: int, how: How) -> None: ...
 
     def deal(self) -> None: ...
 
@@ -270,7 +270,7 @@ class Driver:
         seat_no = table.state.turn
         seat = table.meta.seats[seat_no]
         level = (seat.level or "easy") if seat.kind == "bot" else "easy"
-        how = "bot" if seat.kind == "bot" else "away"
+        how: How = "bot" if seat.kind == "bot" else "away"
         started = time.monotonic()
         try:
             code = await self.choose(level, seat_no)

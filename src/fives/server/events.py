@@ -13,6 +13,7 @@ from typing import Any
 from fives.core.history import LogEntry
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES
+from fives.store.base import How
 
 __all__ = ["Event", "deal_event", "event_of"]
 
@@ -40,7 +41,7 @@ def deal_event(state: State, n: int) -> Event:
     return Event({"n": n, "kind": "deal", "round": state.round_index, "leader": state.leader})
 
 
-def event_of(state: State, entry: LogEntry, how: str, n: int) -> Event:
+def event_of(state: State, entry: LogEntry, how: How, n: int) -> Event:
     """The events of one action just applied to ``state``."""
     seat, code, ends, points, tile = entry
     action = ACTIONS[code]

@@ -38,7 +38,7 @@ from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
-from fives.store.base import Store, StoredAction, StoredTable, StoreError
+from fives.store.base import How, Store, StoredAction, StoredTable, StoreError
 
 __all__ = ["Table", "TableServices", "hash_token"]
 
@@ -93,6 +93,8 @@ class Table:
         self.ready: set[int] = set()
         self.round_ended_at: float | None = None
         self.summary: dict[str, Any] | None = None
+        # the newest deal or action, told again to whoever (re)connects: the banner's subject
+        self.last_event: Event | None = None
         self.finished_at: float | None = None
         self.last_seen = time.time()
         self._presence: asyncio.TimerHandle | None = None
@@ -140,6 +142,12 @@ class Table:
                     if seat.timeouts >= 3:
                         seat.away = True
         last = stored.rounds[-1] if stored.rounds else None
+        if last is not None:
+            table.last_event = (
+                event_of(state, state.log[-1], last.actions[-1].how, table.n)
+                if last.actions and state.log
+                else deal_event(state, table.n)
+            )
         if stored.status == "over" or state.over:
             table.status = "over"
             ended = last.actions[-1].ts if last and last.actions else time.time()
@@ -284,7 +292,9 @@ class Table:
                 conn.send_text(text)
 
     def send_state(self, conn: Conn) -> None:
-        conn.send_text(self._message(conn.seat, None, time.time()))
+        """The whole state for one connection, with the newest event (a reload still says who
+        played what, and what it scored)."""
+        conn.send_text(self._message(conn.seat, self.last_event, time.time()))
 
     # -- connections -------------------------------------------------------------------------
 
@@ -301,18 +311,19 @@ class Table:
         conn.send({"type": "welcome", "table": self.id, "seat": conn.seat,
                    "private": self.meta.private, "invite": self.meta.invite})
 
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, if any."""
+        digest = hash_token(token)
+        return next((i for i, seat in enumerate(self.meta.seats)
+                     if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)), None)
+
     def attach(self, conn: Conn, token: str | None, invite: str | None = None) -> None:
         """A ``hello``: take the seat the token opens, or watch. A ClientError: not let in (a
         private table without its invite or a seat's token, or too many watching); the
         caller closes the connection."""
         self.last_seen = time.time()
         seats = self.meta.seats
-        seat_no = None
-        if token:
-            digest = hash_token(token)
-            seat_no = next((i for i, seat in enumerate(seats)
-                            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)),
-                           None)
+        seat_no = self.seat_of(token) if token else None
         if seat_no is None:
             if not self.admits(invite):
                 raise ClientError("private_table")
@@ -528,7 +539,7 @@ class Table:
 
     # -- deals and actions -------------------------------------------------------------------
 
-    def apply(self, seat: int, code: int, how: str) -> None:
+    def apply(self, seat: int, code: int, how: How) -> None:
         """Apply, store and broadcast one legal action (checked by the caller). The action
         that ends the match is stored with the finished match in one transaction; if the
         store refuses, the action is taken back and nobody hears of it."""
@@ -548,6 +559,7 @@ class Table:
             raise ClientError("server") from None
         self.n += 1
         event = event_of(state, entry, how, self.n)
+        self.last_event = event
         if state.round_end is not None:
             self.summary = round_summary(state)
             self.round_ended_at = time.monotonic()
@@ -579,7 +591,8 @@ class Table:
         self.summary = None
         self.ready.clear()
         self.round_ended_at = None
-        self.broadcast(deal_event(state, self.n), ts)
+        self.last_event = deal_event(state, self.n)
+        self.broadcast(self.last_event, ts)
 
     def final_record(self) -> dict[str, Any]:
         """The finished match's record (RECORD.md), with the table's own fields."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-__all__ = ["DamagedRow", "Store", "StoreError", "StoredAction", "StoredRound", "StoredTable"]
+__all__ = [
+    "DamagedRow", "How", "Store", "StoreError", "StoredAction", "StoredRound", "StoredTable",
+]
 
 
 class StoreError(RuntimeError):
@@ -17,12 +19,17 @@ class DamagedRow(StoreError):
     """A stored table that cannot be read back (its JSON is damaged)."""
 
 
+#: who made an action: the seat's person, its bot, the server (a forced draw or pass), the
+#: easy bot when the turn clock ran out, or a bot keeping the seat of a person who is away
+How = Literal["player", "bot", "forced", "timeout", "away"]
+
+
 @dataclass
 class StoredAction:
     seq: int  # the table's action counter when it was accepted (unique per table)
     seat: int
     action: str  # RECORD.md notation
-    how: str  # player, bot, timeout, forced, away
+    how: How
     ts: float
 
 

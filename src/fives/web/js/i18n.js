@@ -47,9 +47,9 @@ export function plural(key, n, params = {}) {
   return t(full, { n: fmt(n), ...params });
 }
 
-// (common.point / common.points are the terminal's keys too)
+// (fives.i18n.plural picks the same forms for the terminal and the replay account)
 export function points(n) {
-  return t(pluralForm(n) === "one" ? "common.point" : "common.points", { n: fmt(n) });
+  return plural("common.points", n);
 }
 
 export function pips(n) {

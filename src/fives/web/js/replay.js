@@ -38,7 +38,7 @@ function describe(ev) {
   const scored = data.ends_score;
   const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
   let text = t(key, { name: who, tile: ev.tile, end: ev.end ? t(`common.end.${ev.end}`) : "", sum: ev.sum, total: ev.total, points: points(ev.points) });
-  if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: data.target })}`;
+  if (ev.discarded) text += ` · ${plural("web.event.discarded", ev.would, { points: points(ev.would), target: data.target })}`;
   return text;
 }
 

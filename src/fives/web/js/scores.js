@@ -1,6 +1,6 @@
 // Score displays: the All Fives paper tally and the Fives and Threes 61 track.
 import { svg } from "./common.js";
-import { t } from "./i18n.js";
+import { t, plural } from "./i18n.js";
 
 // AF-13: one stroke per 5 points; each 50 a large X with a small x in each of its four
 // spaces; half points kept apart.
@@ -13,7 +13,7 @@ export function tallySheet(score) {
   const W = 2.2, H = 2.2;
   const width = Math.max(1, fifties) * W + (strokes ? strokes * 0.45 + 0.6 : 0) + (half ? 1.2 : 0) + (rest ? 1.2 : 0);
   const s = svg("svg", { viewBox: `0 0 ${width.toFixed(2)} ${H}`, class: "tally", role: "img",
-    "aria-label": t("web.score.tally_label", { n: score }) });
+    "aria-label": plural("web.score.tally_label", score) });
   let x = 0;
   for (let i = 0; i < fifties; i++) {
     const g = svg("g", { class: "tally-fifty" });

@@ -1,14 +1,14 @@
 // A round's summary as the server describes it: the tiles left in each hand and their pips,
 // rounding, who is paid, half points, the hand-ending point, a discarded event over 61. Words
 // from the catalogue only; every count agrees with its noun.
-import { t, points, pips } from "./i18n.js";
+import { t, plural, points, pips } from "./i18n.js";
 import { el } from "./common.js";
 import { tileSvg } from "./tiles.js";
 
 export function summaryLines(s, ctx) {
   const { seatLabel, sideLabel } = ctx;
   const out = [];
-  const paid = (line) => t("web.summary.paid", { side: sideLabel(line.side), points: points(line.points) });
+  const paid = (line) => plural("web.summary.paid", line.points, { side: sideLabel(line.side), points: points(line.points) });
   for (const line of s.lines) {
     switch (line.kind) {
       case "lowest":
@@ -42,7 +42,7 @@ export function summaryLines(s, ctx) {
         }));
         break;
       case "bonus":
-        out.push(t("web.summary.bonus", { side: sideLabel(line.side), points: points(line.points) }));
+        out.push(plural("web.summary.bonus", line.points, { side: sideLabel(line.side), points: points(line.points) }));
         break;
       case "discarded":
         out.push(t("web.summary.discarded", { side: sideLabel(line.side), n: line.points, target: line.target }));

@@ -577,7 +577,7 @@ function playText(ev) {
   const params = { name: who, tile: ev.tile, end: ev.end ? endName(ev.end) : "", sum: ev.sum, total: ev.total, points: points(ev.points) };
   const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
   let text = t(key, params);
-  if (ev.discarded) text += ` · ${t("web.event.discarded", { points: points(ev.would), target: last.info.target })}`;
+  if (ev.discarded) text += ` · ${plural("web.event.discarded", ev.would, { points: points(ev.would), target: last.info.target })}`;
   return text;
 }
 
@@ -594,7 +594,8 @@ function drawText(run) {
   return plural("web.event.drew", run.count, { name: nameOf(run.seat) });
 }
 
-function tellEvent(ev, msg) {
+// `again`: told once more after a (re)load, without its animations.
+function tellEvent(ev, msg, again = false) {
   if (ev.kind !== "draw") drawRun = null;
   if (ev.kind === "deal") {
     const text = () => t("web.event.deal", { n: ev.round + 1, name: nameOf(ev.leader) });
@@ -607,7 +608,7 @@ function tellEvent(ev, msg) {
     const text = () => playText(ev) + howText(ev);
     logLine(text);
     banner(text, ev.points > 0 ? "scored" : "");
-    if (ev.points > 0) flyPoints(ev.points, ev.seat);
+    if (ev.points > 0 && !again) flyPoints(ev.points, ev.seat);
     return;
   }
   if (ev.kind === "draw") {
@@ -618,7 +619,7 @@ function tellEvent(ev, msg) {
     const run = { ...drawRun, tiles: drawRun.tiles.slice() };
     logLine(() => drawText(run), continuing);
     banner(() => drawText(run), "draw");
-    flyDraw(ev.seat, run.count);
+    if (!again) flyDraw(ev.seat, run.count);
     return;
   }
   if (ev.kind === "pass") {
@@ -629,21 +630,11 @@ function tellEvent(ev, msg) {
   }
 }
 
-// After a (re)load: the last play, from the public history (its score is in the log only when
-// it was seen).
+// After a (re)load: the newest event again, told in the banner as it was when it happened
+// (the log starts from it).
 function tellLastPlay(msg) {
-  const view = msg.view;
-  if (!view || msg.summary) return;
-  if (!view.history.length) {
-    banner(() => t("web.event.deal", { n: view.round + 1, name: nameOf(view.leader) }));
-    return;
-  }
-  const [seat, action] = view.history[view.history.length - 1];
-  if (action === "draw" || action === "pass") return;
-  const [tile, end] = action.split("@");
-  banner(() => (end
-    ? t("web.event.play", { name: nameOf(seat), tile, end: endName(end) })
-    : t("web.event.lead", { name: nameOf(seat), tile })));
+  if (!msg.view || msg.summary) return;
+  if (msg.event) tellEvent(msg.event, msg, true);
 }
 
 function banner(fn, kind = "") {
