@@ -39,30 +39,14 @@ def _engine(args: argparse.Namespace, units: int) -> None:
 def _search(args: argparse.Namespace, units: int) -> None:
     import random
 
+    from decision_times import views  # beside this script
+
     from fives.bots.registry import make_bot
     from fives.core.games import Config
-    from fives.core.state import State
-    from fives.core.view import view_of
 
-    # Views of seat 0 at its decisions with a choice, in matches between easy bots.
-    config = Config.make(args.game, args.players)
-    easy = make_bot("easy")
+    # The positions decision_times.py times: seat 0's decisions with a choice.
     hard = make_bot(args.bot)
-    views = []
-    match = 0
-    while len(views) < units:
-        state = State(config)
-        rng = random.Random(args.seed + match)
-        match += 1
-        while not state.over and len(views) < units:
-            if state.needs_deal():
-                state.deal_next(rng)
-                continue
-            view = view_of(state, state.turn)
-            if state.turn == 0 and len(view.legal) > 1:
-                views.append(view)
-            state.apply(easy.choose(view, rng))
-    for k, view in enumerate(views):
+    for k, view in enumerate(views(Config.make(args.game, args.players), units, args.seed)):
         hard.choose(view, random.Random(k))
 
 

@@ -58,8 +58,9 @@ def records(count: int) -> list[str]:
     return lines
 
 
-def _views(config: Config, seed: int, count: int) -> list[View]:
-    """Views with a choice to make, from a match of easy bots."""
+def decision_views(config: Config, seed: int, count: int) -> list[View]:
+    """Views with a choice to make, every seat's in turn, from one seeded match of easy bots
+    (also the positions ``tests/bots/test_search_pinned.py`` pins)."""
     easy = make_bot("easy")
     rng = random.Random(seed)
     state = State(config)
@@ -82,7 +83,7 @@ def decisions(count: int) -> list[str]:
     k = 0
     for config in (Config.make("all-fives", 2), Config.make("fives-and-threes", 4),
                    Config.make("muggins", 3), Config.make("block", 2)):
-        for view in _views(config, seed=k, count=count):
+        for view in decision_views(config, seed=k, count=count):
             for bot in bots:
                 values = bot.values(view, random.Random(k))
                 choice = bot.choose(view, random.Random(k))
@@ -91,7 +92,7 @@ def decisions(count: int) -> list[str]:
             k += 1
     # the expert's exact endgame: late decisions of a Block match (no stock to draw)
     expert = make_bot("expert")
-    for view in _views(Config.make("block", 2), seed=99, count=count * 3)[-2:]:
+    for view in decision_views(Config.make("block", 2), seed=99, count=count * 3)[-2:]:
         choice = expert.choose(view, random.Random(k))
         lines.append(f"decision {k} expert {_digest(str(choice))}")
         k += 1

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import fives
+from examplekit import example_records, needs_examples
 from fives.bench_engine import all_configs
 from fives.compiled import COMPILED_MODULES, MANIFEST, build
 from fives.core.games import Config
@@ -164,6 +165,26 @@ def test_compiled_and_pure_builds_replay_records_and_decide_identically() -> Non
     differ = [(c, p) for c, p in zip(compiled[:-1], pure[:-1]) if c != p]
     assert not differ, f"{len(differ)} items differ, first: {differ[0]}"
     assert len(compiled) == len(pure)
+
+
+@needs_examples
+def test_compiled_and_pure_builds_replay_the_shared_examples_identically() -> None:
+    # RECORD.md's contract is `fives replay`: its JSON report, the English account and the
+    # Hindi account with the layout drawn, each for every example record, on both builds
+    _require_compiled()
+    paths = [str(p) for p in example_records()]
+    for options in (["--json"], [], ["--layout", "--lang", "hi"]):
+        outputs = {}
+        for name, env in (("compiled", _env()), ("pure", _env(FIVES_PURE="1"))):
+            proc = subprocess.run(
+                [sys.executable, "-m", "fives.cli.main", "replay", *options, *paths],
+                capture_output=True, text=True, env=env, check=False,
+            )
+            assert (proc.returncode, proc.stderr) == (0, ""), (name, options)
+            outputs[name] = proc.stdout
+        if options == ["--json"]:
+            assert len(outputs["compiled"].splitlines()) == len(paths)
+        assert outputs["compiled"] == outputs["pure"], options
 
 
 def test_every_core_module_is_compiled() -> None:

@@ -7,13 +7,11 @@ from __future__ import annotations
 import random
 
 from fives.bots.ladder import SearchBot
-from fives.bots.registry import make_bot
 from fives.core.games import Config
-from fives.core.state import State
-from fives.core.view import View, view_of
+from results_digest import decision_views
 
 #: The search bot's choices and values (30 worlds, 1500 playouts, as ``hard`` played before
-#: the compiled core) on the views ``_search_views`` makes, computed by the pure engine before
+#: the compiled core) on the views ``decision_views`` makes, computed by the pure engine before
 #: it was tuned for the compiler. A change to the search's algorithm changes these on purpose:
 #: recompute them then; tuning must not.
 SEARCH_BEFORE = [
@@ -32,28 +30,12 @@ SEARCH_BEFORE = [
 ]
 
 
-def _search_views(game: str, players: int, seed: int, count: int) -> list[View]:
-    easy = make_bot("easy")
-    rng = random.Random(seed)
-    state = State(Config.make(game, players))
-    views: list[View] = []
-    while not state.over and len(views) < count:
-        if state.needs_deal():
-            state.deal_next(rng)
-            continue
-        view = view_of(state, state.turn)
-        if len(view.legal) > 1:
-            views.append(view)
-        state.apply(easy.choose(view, rng))
-    return views
-
-
 def test_the_search_decides_as_it_did_before_the_core_was_tuned() -> None:
     bot = SearchBot("hard", worlds=30, budget=1500, eps=0.1, prior=0.5)
     found = []
     for game, players, seed in (("all-fives", 2, 1), ("fives-and-threes", 2, 2),
                                 ("muggins", 3, 3), ("block", 4, 4)):
-        for k, view in enumerate(_search_views(game, players, seed, 3)):
+        for k, view in enumerate(decision_views(Config.make(game, players), seed, 3)):
             values = bot.values(view, random.Random(k))
             choice = bot.choose(view, random.Random(k))
             found.append((game, k, str(choice), {str(a): round(v, 6) for a, v in values.items()}))
