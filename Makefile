@@ -10,7 +10,8 @@ COMPILED := $(shell $(PYTHON) src/fives/compiled.py 2>/dev/null)
 # modules; tests/test_compiled.py compares the two builds on every run.
 CORE_TESTS := tests/test_rules.py tests/test_properties.py tests/test_examples.py \
               tests/test_seeds.py tests/test_rejections.py tests/test_readme.py \
-              tests/test_view.py tests/test_lookahead.py \
+              tests/test_view.py tests/test_lookahead.py tests/test_docstrings.py \
+              tests/test_config_header.py tests/test_replay_lang.py \
               tests/bots/test_sampling.py tests/bots/test_ladder.py tests/bots/test_search_pinned.py
 
 .PHONY: venv run test chromium bench bench-peers clean

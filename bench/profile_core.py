@@ -63,6 +63,7 @@ def _flat_profile(path: str, inclusive: bool) -> tuple[int, dict[str, int]]:
     ).stdout
     total = 0
     funcs: dict[str, int] = defaultdict(int)
+    objects: dict[str, str] = {}
     for line in out.splitlines():
         m = _LINE.match(line)
         if not m:
@@ -72,11 +73,15 @@ def _flat_profile(path: str, inclusive: bool) -> tuple[int, dict[str, int]]:
         if name.startswith("PROGRAM TOTALS"):
             total = count
             continue
-        # "file:function [object]" -> "function (object)", paths dropped
+        # "file:function [object]": counted by function (callgrind splits one function's cost
+        # between lines with and without its object), named "function (object)", paths dropped
         name = re.sub(r"^.*?:(?=[^/:]+ \[|[^/:]+$)", "", name)
-        name = re.sub(r"\[(?:.*/)?([^/\]]+)\]", r"(\1)", name)
-        funcs[name] += count
-    return total, funcs
+        obj = re.search(r" \[(?:.*/)?([^/\]]+)\]$", name)
+        func = name[: obj.start()] if obj else name
+        funcs[func] += count
+        if obj:
+            objects[func] = obj.group(1)
+    return total, {f"{f} ({objects[f]})" if f in objects else f: n for f, n in funcs.items()}
 
 
 def _callgrind(args: argparse.Namespace) -> int:
