@@ -27,7 +27,7 @@ import pytest
 
 import fives
 from examplekit import example_records, needs_examples
-from fives.bench_engine import all_configs
+from fives.bench_engine import all_configs, measure
 from fives.compiled import COMPILED_MODULES, MANIFEST, build
 from fives.core.games import Config
 from fives.core.state import State
@@ -247,6 +247,21 @@ def test_fives_bench_engine_reports_every_configuration_as_json() -> None:
         (c.game.name, c.players, c.teams) for c in all_configs()
     ]
     assert all(f["rounds"] >= 50 and f["rounds_per_sec"] > 0 for f in figures)
+
+
+def test_the_engine_bench_counts_by_the_clock_it_is_given() -> None:
+    # --cpu passes the process's CPU clock: a clock that moves one second per reading ends
+    # the run after one batch of 50 rounds, 50 rounds per (clock) second
+    readings = iter(range(100))
+    figure = measure(Config.make("block", 2), 0.5, 1, clock=lambda: float(next(readings)))
+    assert (figure.rounds, figure.rounds_per_sec) == (50, 50.0)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fives.cli.main", "bench", "engine", "--cpu", "--json",
+         "--seconds", "0.01"],
+        capture_output=True, text=True, env=_env(), check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) == len(all_configs())
 
 
 def test_a_half_point_score_is_a_score_wherever_a_score_is_taken() -> None:

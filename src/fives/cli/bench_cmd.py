@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import time
 from typing import Any
 
 from fives.bench_engine import all_configs, measure
@@ -17,6 +18,9 @@ def register(sub: Any) -> None:
     p.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="one JSON object per configuration")
+    p.add_argument("--cpu", action="store_true",
+                   help="per second of this process's CPU time, not of the wall clock "
+                        "(for a machine shared with other work)")
     p.set_defaults(func=run)
 
 
@@ -27,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'game':<18}{'players':>8}{'teams':>7}{'hand':>6}{'rounds/s':>11}"
               f"{'plays/s':>11}{'actions/s':>11}")
     for cfg in all_configs():
-        fig = measure(cfg, args.seconds, args.seed)
+        fig = measure(cfg, args.seconds, args.seed, time.process_time if args.cpu else time.perf_counter)
         if args.json:
             print(json.dumps(dataclasses.asdict(fig)))
         else:
