@@ -141,7 +141,7 @@ def install() -> CoreBuild:
         if _build.reason == "stale":
             from fives.i18n import default_language, t
 
-            print(t("common.build.stale", default_language(), file=_build.detail), file=sys.stderr)
+            print(t("cli.build.stale", default_language(), file=_build.detail), file=sys.stderr)
     return _build
 
 

@@ -270,7 +270,8 @@ def test_one_pip_and_one_point_are_singular(tmp_path: Path) -> None:
 def test_version_is_printed() -> None:
     proc = fives("--version")
     assert proc.returncode == 0
-    assert re.fullmatch(r"fives \d+\.\d+\.\d+\n", proc.stdout)
+    # the version, then which core runs (tests/test_compiled.py checks that part)
+    assert re.fullmatch(r"fives \d+\.\d+\.\d+: (compiled|pure Python) core \(.+\)\n", proc.stdout)
 
 
 def test_transcript_in_a_pipe_has_no_escape_codes(tmp_path: Path) -> None:

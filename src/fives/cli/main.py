@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lang = default_language()
     parser.add_argument(
-        "--version", action="version", version=version_text(lang), help=t("common.version.help", lang)
+        "--version", action="version", version=version_text(lang), help=t("cli.version.help", lang)
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in COMMANDS:
@@ -63,7 +63,7 @@ def version_text(lang: str) -> str:
     """The version, and whether this process runs the compiled core (and if not, why)."""
     info = build()
     return t(
-        f"common.version.{info.reason}", lang,
+        f"cli.version.{info.reason}", lang,
         version=_version(), compiler=info.compiler, file=info.detail,
     )
 
