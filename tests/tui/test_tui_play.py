@@ -226,7 +226,7 @@ def test_a_round_in_hindi(tmp_path: Path) -> None:
         game.close()
     assert "ऑल फाइव्स · दौर 1 · लक्ष्य 250" in text
     assert SENTENCE_HI.search(text)
-    assert "शाखा बनाने वाली डबल गोटी" in text
+    assert "(स्पिनर)" in text
     assert "आपकी संभव चालें:" in text
     assert "भंडार" in text
     assert "दौर 1 का अंत" in text
