@@ -188,6 +188,24 @@ def test_random_output_file(tmp_path: Path) -> None:
                                     "--seed", "3").stdout
 
 
+@pytest.mark.parametrize(
+    ("args", "winner"),
+    [
+        (["--game", "all-fives", "--players", "4", "--teams", "--seed", "1"], "seats 1+3 win"),
+        (["--game", "muggins", "--players", "3", "--seed", "1"], "seat 3 wins"),
+    ],
+)
+def test_random_summary_numbers_seats_from_one(tmp_path: Path, args: list[str], winner: str) -> None:
+    """The summary names the winner as every screen numbers seats; the record's winner is the
+    side one less (RECORD.md numbers from 0)."""
+    out = tmp_path / "m.json"
+    proc = fives("random", *args, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.rstrip().endswith(winner), proc.stderr
+    report = report_of(replay_state(Record.from_json(out.read_text())))
+    assert report["winner"] == int(winner.split()[1][0]) - 1
+
+
 def test_random_house_rules_and_target_reach_the_record(tmp_path: Path) -> None:
     out = tmp_path / "match.json"
     proc = fives("random", "--game", "block", "--players", "2", "--hand-size", "5",
