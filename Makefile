@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
 
-.PHONY: venv run test chromium bench bench-peers clean
+.PHONY: venv run test services chromium bench bench-peers clean
 
 venv: $(STAMP)
 
@@ -19,12 +19,22 @@ $(STAMP): pyproject.toml
 run: venv
 	$(BIN)/fives serve
 
-test: venv
+test: venv services
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src/fives/core
 	$(BIN)/pytest --ignore=tests/browser
 	@$(MAKE) --no-print-directory chromium
 	$(BIN)/pytest tests/browser
+
+# The store and cluster tests start their own throwaway PostgreSQL and Redis servers (on free
+# ports, in temporary folders) from Debian's packages, installed here when missing.
+services:
+	@if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1; then \
+	  echo "installing postgresql and redis-server with apt-get (once)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server >/dev/null; \
+	fi
 
 # The browser tests drive Debian's Chromium (../shared/BROWSER-TESTS.md, never `playwright
 # install`); installed here when missing, with fonts for Latin and Devanagari.

@@ -29,8 +29,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
-    p.add_argument("--db", default=d.db, metavar="PATH",
-                   help=f"the SQLite database file (default {d.db})")
+    p.add_argument("--db", default=d.db, metavar="URL",
+                   help=f"the database: a SQLite file (a path or sqlite:///path; default {d.db}) "
+                        "or postgresql://user:pass@host:port/name (several processes)")
     p.add_argument("--turn-time", type=float, default=d.turn_time, metavar="S",
                    help=f"the turn clock offered by default, in seconds (0: off; default "
                         f"{d.turn_time:g})")
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     from fives.server import Settings, create_app
     from fives.server.guard import fd_budget
     from fives.server.serving import loop_name, parser_name, uvicorn_config
-    from fives.store import StoreError, open_store
+    from fives.store import StoreError
+    from fives.store.open import upgrade
 
     for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate"):
         if getattr(args, name) < 0:
@@ -108,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.turn_time and args.turn_time < 3:
         raise UsageError("--turn-time is 0 (off) or at least 3 seconds")
     try:
-        open_store(args.db).close()
+        upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     fd_budget(raise_soft=True)  # as many connections as the system allows this process

@@ -39,7 +39,7 @@ from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
 from fives.server.table import Table
 from fives.store.base import DamagedRow, Store, StoredTable
-from fives.store.sqlite import open_store
+from fives.store.open import open_store
 
 __all__ = ["create_app"]
 
@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = given_store if given_store is not None else open_store(settings.db)
+        await store.start()
         manager = TableManager(store, settings)
         state["manager"] = manager
         app.state.manager = manager
@@ -107,7 +108,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             yield
         finally:
             await manager.shutdown()
-            store.close()
+            await store.close()
 
     assets = Assets.load(WEB)
 
@@ -174,11 +175,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": manager().lobby()})
+            return JSONResponse({"tables": await manager().lobby()})
         try:
             check_create_rate(request)
             spec = await _json_body(request)
-            table, seat, token = manager().create(spec, _addr(request))
+            table, seat, token = await manager().create(spec, _addr(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
@@ -200,7 +201,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 + [{"kind": "bot", "level": level}] * (players - 1),
                 "seed": body.get("seed"),
             }
-            table, seat, token = manager().create(spec, _addr(request))
+            table, seat, token = await manager().create(spec, _addr(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
@@ -213,7 +214,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if not 0 <= offset <= 1_000_000:
             return _error(request, ClientError("bad_request"))
         out = []
-        for stored in manager().store.finished(limit=50, offset=offset, listed_only=True):
+        for stored in await manager().store.finished(limit=50, offset=offset, listed_only=True):
             meta = stored.meta
             record = stored.record or {}
             out.append(
@@ -235,10 +236,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         its kind, never because of its name."""
         return [str(s.get("kind", "human")) for s in stored.meta.get("seats", [])]
 
-    def _finished(request: Request) -> StoredTable:
+    async def _finished(request: Request) -> StoredTable:
         table_id = request.path_params["table_id"]
         try:
-            stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
+            stored = await manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
         except DamagedRow:
             stored = None
         if stored is None or stored.status not in ("open", "over"):
@@ -255,7 +256,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_record(request: Request) -> Response:
         try:
-            record = _finished(request).record or {}
+            record = (await _finished(request)).record or {}
         except ClientError as err:
             return _error(request, err, 404)
         name = f"fives-{record.get('game', 'match')}-{request.path_params['table_id']}.json"
@@ -267,7 +268,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_replay(request: Request) -> Response:
         try:
-            stored = _finished(request)
+            stored = await _finished(request)
             record = Record.from_data(stored.record)
             frames = replay_frames(record)
             frames["kinds"] = _seat_kinds(stored)
@@ -328,7 +329,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if not connects.take(addr):  # a reconnect loop is slowed down before it costs anything
             await refuse(ws, conn.lang, ClientError("rate_limited"), 4429)
             return
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         if table is None:
             await refuse(ws, conn.lang, ClientError("not_found"), 4404)
             return
