@@ -21,11 +21,14 @@ from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token
 from fives.store.base import DamagedRow, Store, StoreError
 
-__all__ = ["TableManager", "TableSpec", "player_count"]
+__all__ = ["MOVED", "Owners", "TableManager", "TableSpec", "player_count"]
 
 log = logging.getLogger("fives.server")
 
 TableSpec = dict[str, Any]
+
+#: the close code that sends a page to reconnect: its table moved (or is moving) elsewhere
+MOVED = 1012
 
 
 def player_count(value: Any) -> int:
@@ -82,8 +85,10 @@ class TableManager:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
-        for table_id in list(self.tables):
-            await self.drop(table_id)
+        for table in list(self.tables.values()):
+            # not released: in a cluster the others take them over as soon as we are gone
+            await table.close()
+        self.tables.clear()
         self.bots.close()
 
     async def _sweep(self) -> None:
@@ -106,12 +111,16 @@ class TableManager:
                     await self._set_aside(table_id, "abandoned", table.fence)
                     await self.drop(table_id)
 
-    async def drop(self, table_id: str) -> None:
-        """Let the table go: stop it, close its connections (their pages reconnect, and find
-        it wherever it is), and give up its ownership."""
+    async def drop(self, table_id: str, moved: bool = False) -> None:
+        """Let the table go: stop it and give up its ownership. ``moved``: it belongs to
+        another process now (or will), and its connections are closed so that their pages
+        reconnect and find it there."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             await table.close()
+            if moved:
+                for conn in table.conns():
+                    conn.end(MOVED)
             if self.owners is not None:
                 await self.owners.release(table_id)
 

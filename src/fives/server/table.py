@@ -36,6 +36,7 @@ from fives.server.events import Event, deal_event, event_of
 from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta
+from fives.server.metrics import ACTION_COUNT, LATENCY
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
 from fives.store.base import How, Store, StoredAction, StoredTable, StoreError
@@ -196,6 +197,10 @@ class Table:
     @property
     def connected(self) -> int:
         return len(self.spectators) + sum(len(s.conns) for s in self.meta.seats)
+
+    def conns(self) -> list[Conn]:
+        """Every connection at the table: seats' and watchers'."""
+        return [*self.spectators, *(c for s in self.meta.seats for c in s.conns)]
 
     @property
     def people_here(self) -> bool:
@@ -390,7 +395,9 @@ class Table:
 
     # -- messages ----------------------------------------------------------------------------
 
-    async def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def handle(self, conn: Conn, msg: dict[str, Any], received: float = 0.0) -> None:
+        """A greeted connection's message (``received``: when it reached a server process,
+        Unix time, for the action-to-broadcast latency)."""
         kind = msg["type"]
         if kind == "lang":
             conn.lang = msg["lang"]
@@ -404,7 +411,7 @@ class Table:
             elif kind == "start":
                 await self._start_with_bots(conn)
             elif kind == "act":
-                await self._player_act(conn, msg["action"], msg["n"])
+                await self._player_act(conn, msg["action"], msg["n"], received)
             elif kind == "ready":
                 self._ready(conn)
             elif kind == "back":
@@ -473,7 +480,7 @@ class Table:
         self.broadcast()
         self.wake.set()
 
-    async def _player_act(self, conn: Conn, text: str, n: int) -> None:
+    async def _player_act(self, conn: Conn, text: str, n: int, received: float) -> None:
         if conn.seat is None:
             raise ClientError("not_seated")
         if self.status == "waiting":
@@ -499,6 +506,8 @@ class Table:
         player.timeouts = 0
         player.away = False
         await self.apply(seat, int(action), "player")
+        if received:
+            LATENCY.observe(max(0.0, time.time() - received))
 
     def _ready(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -582,6 +591,7 @@ class Table:
             self.status = "over"
             self.finished_at = ts
         self.broadcast(event, ts)
+        ACTION_COUNT.labels(how).inc()
         self.wake.set()
 
     async def deal(self) -> None:

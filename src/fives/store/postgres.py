@@ -50,14 +50,12 @@ class PostgresStore(Store):
     @property
     def where(self) -> str:
         """The database's address without its password (for messages)."""
-        head, sep, tail = self.url.partition("@")
-        if not sep:
-            return self.url
-        scheme, _, user = head.partition("://")
-        return f"{scheme}://{user.split(':')[0]}@{tail}"
+        from fives.store.open import where
+
+        return where(self.url)
 
     async def start(self) -> None:
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         try:
             self._pool = await asyncpg.create_pool(
@@ -67,7 +65,7 @@ class PostgresStore(Store):
         self.applied = await self.migrate()
 
     def _errors(self) -> tuple[type[BaseException], ...]:
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         return (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError)
 
