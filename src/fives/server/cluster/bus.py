@@ -27,9 +27,10 @@ def channel(process: str) -> str:
 class Bus:
     """Publish to any process; receive what is published to this one."""
 
-    def __init__(self, redis: Redis, me: str,
+    def __init__(self, redis: Redis, listener: Redis, me: str,
                  receive: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        self.redis = redis
+        self.redis = redis  # publishing (with the process's timeouts)
+        self.listener = listener  # a connection that only listens
         self.me = me
         self._receive = receive
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
@@ -37,7 +38,7 @@ class Bus:
         self.healthy = False
 
     async def start(self) -> None:
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(channel(self.me))
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(pubsub)), loop.create_task(self._send())]
@@ -49,6 +50,8 @@ class Bus:
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
+        with contextlib.suppress(RedisError, OSError):
+            await self.listener.aclose()
 
     def send(self, process: str, message: dict[str, Any]) -> None:
         self._out.put_nowait((channel(process), json.dumps(message, ensure_ascii=False,

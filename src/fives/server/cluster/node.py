@@ -75,7 +75,12 @@ class Cluster:
         self.redis: Redis = Redis.from_url(url, socket_timeout=lease / 3,
                                            socket_connect_timeout=lease / 3,
                                            decode_responses=True)
-        self.bus = Bus(self.redis, self.id, self._receive)
+        # the bus listens on a connection of its own, without a read timeout (it waits for
+        # messages for as long as there are none), checked by Redis' health pings instead
+        self.bus = Bus(self.redis, Redis.from_url(url, socket_connect_timeout=lease / 3,
+                                      health_check_interval=max(1, int(lease)),
+                                      decode_responses=True),
+                       self.id, self._receive)
         self.manager: TableManager | None = None
         self.valid_until = 0.0  # monotonic time this process's lease lapses
         self.remotes: dict[str, RemoteTable] = {}  # tables owned elsewhere, with sockets here
@@ -201,8 +206,11 @@ class Cluster:
     async def _bury_the_dead(self) -> None:
         if not self.lease_valid() or self.manager is None:
             return
-        procs = sorted(str(p) for p in await self.redis.smembers("fives:procs"))
-        others = [p for p in procs if p != self.id]
+        # the processes that may hold tables, and those this one talks to (another survivor
+        # may have buried one already, and taken it off the list)
+        procs = {str(p) for p in await self.redis.smembers("fives:procs")}
+        procs |= {r.owner for r in self.remotes.values()} | {g.origin for g in self.guests.values()}
+        others = sorted(procs - {self.id})
         if not others:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
