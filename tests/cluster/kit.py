@@ -20,7 +20,6 @@ import httpx
 import websockets
 
 from fives.store import Store, StoredTable, open_store
-
 from server.harness import SeatClient
 from server.test_server_crash import Seen
 
@@ -33,7 +32,8 @@ class Node:
 
     def __init__(self, db: str, redis: str, *options: str) -> None:
         # the log goes to a file (a pipe nobody reads would fill and stop the process)
-        self.log = tempfile.NamedTemporaryFile(prefix="fives-node-", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in stop())
+            prefix="fives-node-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
              "--redis", redis, *FAST, *options],

@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from fives.core.record import Record, replay
-
 from server.harness import SeatClient, create_table
 from server.test_server_crash import Seen, stored_events
+
 from .kit import Node, load, nodes, owner_of, play_on
 
 pytestmark = pytest.mark.timeout(300)
