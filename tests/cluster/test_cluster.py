@@ -18,7 +18,7 @@ from fives.core.record import Record, replay
 from server.harness import SeatClient, create_table
 from server.test_server_crash import Seen, stored_events
 
-from .kit import Node, load, nodes, owner_of, play_on
+from .kit import Node, Partition, load, nodes, owner_of, play_on
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -163,3 +163,45 @@ def _metric(node: Node, name: str) -> float:
     text = httpx.get(f"{node.base}/metrics", timeout=5).text
     return sum(float(line.split()[-1]) for line in text.splitlines()
                if line.startswith(name + " ") or line.startswith(name + "{"))
+
+
+def test_a_partitioned_owner_stops_once_its_lease_lapses(cluster_db: str,
+                                                          cluster_redis: str) -> None:
+    """The owner loses Redis (the others still reach it): within its lease it stops writing
+    and lets its tables go; another process takes them over from the store; the match goes on
+    with no gap and no fork, and the old owner, healed, does not take them back."""
+    partition = Partition(cluster_redis)
+    slow = ("--bot-delay", "0.15")
+    try:
+        with nodes(cluster_db, partition.url, 1, *slow) as (cut_off,), \
+                nodes(cluster_db, cluster_redis, 1, *slow) as (other,):
+            table = create_table(cut_off.base, game="all-fives", players=2, watch=True,
+                                 seats=[{"kind": "bot", "level": "random"}] * 2)["table"]
+            assert owner_of(cluster_redis, table) == cut_off.id
+            time.sleep(1.0)
+            partition.cut()
+            cut_at = time.monotonic()
+            while True:  # it notices, and holds nothing any more
+                health = httpx.get(f"{cut_off.base}/healthz", timeout=5)
+                if health.status_code == 503 and health.json()["tables"] == 0:
+                    break
+                assert time.monotonic() - cut_at < 3.0 + 1.5, health.json()
+                time.sleep(0.1)
+            assert health.json()["bus"] == "down"
+            while owner_of(cluster_redis, table) != other.id:
+                assert time.monotonic() - cut_at < 5.0, "not taken over within 5 s"
+                time.sleep(0.1)
+            deadline = time.monotonic() + 90
+            while (stored := load(cluster_db, table)) is None or stored.status != "over":
+                assert time.monotonic() < deadline, "the match did not go on to its end"
+                time.sleep(0.5)
+            stored_events(stored, table)  # counters 1, 2, 3 ...: nothing lost, nothing twice
+            assert stored.fence >= 2
+            partition.heal()
+            deadline = time.monotonic() + 10
+            while httpx.get(f"{cut_off.base}/healthz", timeout=5).status_code != 200:
+                assert time.monotonic() < deadline, "the healed process did not come back"
+                time.sleep(0.2)
+            assert httpx.get(f"{cut_off.base}/healthz", timeout=5).json()["tables"] == 0
+    finally:
+        partition.close()

@@ -94,3 +94,4 @@ class Bus:
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(RedisError):
                     await pubsub.subscribe(channel(self.me))
+                    self.healthy = True
