@@ -80,13 +80,17 @@ def postgres_server() -> Iterator[str]:
         _wait_ready(url)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        shutil.rmtree(folder, ignore_errors=True)
+        _stop(proc, folder)
+
+
+def _stop(proc: subprocess.Popen[bytes], folder: Path) -> None:
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _wait_ready(url: str) -> None:
@@ -121,10 +125,4 @@ def redis_server() -> Iterator[str]:
         _wait_port(port, proc, "Redis", log)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        shutil.rmtree(folder, ignore_errors=True)
+        _stop(proc, folder)

@@ -23,7 +23,7 @@ import websockets
 
 from fives.store import Store, StoredTable, open_store
 from server.harness import SeatClient
-from server.test_server_crash import Seen
+from server.test_server_crash import Seen, act
 
 FAST = ["--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
         "--dev-seeds", "--log-level", "info"]
@@ -148,7 +148,7 @@ async def play_on(nodes: list[Node], table: str, token: str | None, seen: Seen,
                 if st is not None and time.monotonic() - done.get(st["n"], -9.0) > 1.0:
                     done[st["n"]] = time.monotonic()
                     with contextlib.suppress(websockets.ConnectionClosed):
-                        await _act(client, st, rng)
+                        await act(client, st, rng)
                 if client._task.done():
                     break
                 await asyncio.sleep(0.005)
@@ -159,18 +159,6 @@ async def play_on(nodes: list[Node], table: str, token: str | None, seen: Seen,
                 await client.close()
         await asyncio.sleep(0.1)
     raise TimeoutError(f"the match at {table} did not finish; last told: {last}")
-
-
-async def _act(client: SeatClient, st: dict[str, Any], rng: random.Random) -> None:
-    view = st["view"]
-    if view is None:
-        return
-    if st["summary"] is not None:
-        if client.seat in st["info"]["waiting_for"]:
-            await client.send({"type": "ready"})
-        return
-    if view["turn"] == client.seat and view["legal"]:
-        await client.send({"type": "act", "action": rng.choice(view["legal"]), "n": st["n"]})
 
 
 class Partition:

@@ -15,13 +15,22 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-__all__ = ["Bus", "channel"]
+__all__ = ["Bus", "cancel_all", "channel"]
 
 log = logging.getLogger("fives.cluster")
 
 
 def channel(process: str) -> str:
     return f"fives:to:{process}"
+
+
+async def cancel_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the tasks and wait until each has ended."""
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(BaseException):
+            await task
 
 
 class Bus:
@@ -45,11 +54,7 @@ class Bus:
         self.healthy = True
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_all(self._tasks)
         with contextlib.suppress(RedisError, OSError):
             await self.listener.aclose()
 

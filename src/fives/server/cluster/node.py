@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from fives.server.cluster.bus import Bus
+from fives.server.cluster.bus import Bus, cancel_all
 from fives.server.cluster.fenced import FencedStore
 from fives.server.cluster.remote import MOVED, ClusterDown, RemoteConn, RemoteTable
+from fives.server.logs import set_process_name
 from fives.server.metrics import OWNER_MOVES
 from fives.store.base import Store
 
@@ -110,6 +111,7 @@ class Cluster:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._janitor()),
                        loop.create_task(self._publish_lobby())]
+        set_process_name(self.id)
         log.info("process %s joined the cluster (lease %.1fs)", self.id, self.lease)
 
     @property
@@ -118,11 +120,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Leave at once: the others take our tables now rather than after the lease."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_all(self._tasks)
         await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(f"fives:proc:{self.id}", f"fives:lobby:{self.id}")
