@@ -295,7 +295,7 @@ def servers(args: argparse.Namespace) -> Iterator[tuple[list[str], list[int]]]:
     """The servers of ``args.setup``: one process on a SQLite file, or N processes on a fresh
     PostgreSQL database and Redis (both throwaway); their base URLs and process ids."""
     options = ["--bot-delay", str(args.bot_delay), "--forced-delay", str(args.forced_delay),
-               "--bot-workers", "0", "--log-level", "error", "--create-rate", "0"]
+               "--bot-workers", "0", "--log-level", args.server_log, "--create-rate", "0"]
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         if args.setup == "sqlite":
@@ -366,6 +366,7 @@ def main() -> int:
     p.add_argument("--json", action="store_true", help="print the result as JSON only")
     p.add_argument("--setup", default="sqlite",
                    help="sqlite (one process), or clusterN: N processes on PostgreSQL and Redis")
+    p.add_argument("--server-log", default="error", help="the servers' log level")
     p.add_argument("--sweep", help="numbers of tables to measure each setup at (a,b,c)")
     p.add_argument("--setups", default="sqlite,cluster1,cluster2,cluster3",
                    help="with --sweep: the setups to measure")

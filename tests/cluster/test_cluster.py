@@ -205,3 +205,32 @@ def test_a_partitioned_owner_stops_once_its_lease_lapses(cluster_db: str,
             assert httpx.get(f"{cut_off.base}/healthz", timeout=5).json()["tables"] == 0
     finally:
         partition.close()
+
+
+def test_a_turn_clock_moves_with_its_table(cluster_db: str, cluster_redis: str) -> None:
+    """The owner dies while a person's turn clock runs: the new owner resumes the clock from
+    the stored position, and when it runs out the easy bot plays for the person."""
+    with nodes(cluster_db, cluster_redis, 2) as (a, b):
+        created = create_table(a.base, game="all-fives", players=2, name="Asha", seed=8,
+                               turn_time=3, seats=[{"kind": "human"}, {"kind": "bot"}])
+        table = created["table"]
+
+        async def silent_player() -> dict:
+            c = await SeatClient(b.base, table, created["token"]).connect()  # through b
+            # the person never moves: every move of theirs is the clock's
+            timed_out = await c.wait(lambda m: m["type"] == "state" and m["event"] is not None
+                                     and m["event"].get("how") == "timeout", 30)
+            await c.close()
+            return timed_out
+
+        os.kill(a.proc.pid, signal.SIGKILL)
+        a.proc.wait(10)
+        deadline = time.monotonic() + 5
+        while owner_of(cluster_redis, table) != b.id:
+            assert time.monotonic() < deadline, "not taken over within 5 s"
+            time.sleep(0.1)
+        event = asyncio.run(silent_player())["event"]
+        assert event["seat"] == 0 and owner_of(cluster_redis, table) == b.id
+        stored = load(cluster_db, table)
+        assert stored is not None and any(x.how == "timeout" for r in stored.rounds
+                                          for x in r.actions)

@@ -30,7 +30,7 @@ from fives.server.bots import BotRunner
 from fives.server.messages import ClientError
 from fives.server.meta import TableMeta
 from fives.server.settings import Settings
-from fives.store.base import How, StoreError
+from fives.store.base import How, StaleOwner, StoreError
 
 __all__ = ["Driven", "Driver"]
 
@@ -144,6 +144,9 @@ class Driver:
             try:
                 await self._step(step, planned_n)
             except ClientError:  # the store refused the action: try again shortly
+                await asyncio.sleep(1.0)
+            except StaleOwner as exc:  # another process owns the table now
+                log.warning("table %s: %s", table.id, exc)
                 await asyncio.sleep(1.0)
             except StoreError:
                 log.exception("table %s: store failed; retrying shortly", table.id)

@@ -39,7 +39,7 @@ from fives.server.meta import TableMeta
 from fives.server.metrics import ACTION_COUNT, LATENCY
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
-from fives.store.base import How, Store, StoredAction, StoredTable, StoreError
+from fives.store.base import How, StaleOwner, Store, StoredAction, StoredTable, StoreError
 
 __all__ = ["Table", "TableServices", "hash_token"]
 
@@ -576,6 +576,9 @@ class Table:
                 self.id, round_no, StoredAction(self.n + 1, seat, str(ACTIONS[code]), how, ts),
                 finished=self.final_record(state) if state.over else None, fence=self.fence,
             )
+        except StaleOwner as exc:  # this process lets the table go; its pages reconnect
+            log.warning("table %s: action not stored: %s", self.id, exc)
+            raise ClientError("server") from None
         except StoreError:
             log.exception("table %s: cannot store an action", self.id)
             raise ClientError("server") from None

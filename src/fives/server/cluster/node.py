@@ -134,23 +134,31 @@ class Cluster:
         self.valid_until = sent + self.lease
 
     async def _heartbeat(self) -> None:
+        """Renew the lease four times per lease; never stops (a heartbeat that died would
+        leave the process unable to write for ever)."""
         while True:
-            await asyncio.sleep(self.lease / 3)
-            sent = time.monotonic()
+            await asyncio.sleep(self.lease / 4)
             try:
-                renewed = await self.redis.set(f"fives:proc:{self.id}", "1",
-                                               px=int(self.lease * 1000), xx=True)
-                if renewed:
-                    self.valid_until = sent + self.lease
-                else:
-                    log.warning("process %s: its lease had lapsed; its tables are let go",
-                                self.id)
-                    await self._let_all_go()
-                    await self._register()
-            except RedisError as exc:
-                log.warning("process %s: cannot renew its lease (%s)", self.id, exc)
-            if not self.lease_valid():
+                await self._renew()
+            except Exception:
+                log.exception("process %s: renewing its lease failed", self.id)
+
+    async def _renew(self) -> None:
+        sent = time.monotonic()
+        try:
+            renewed = await self.redis.set(f"fives:proc:{self.id}", "1",
+                                           px=int(self.lease * 1000), xx=True)
+            if renewed:
+                self.valid_until = sent + self.lease
+            else:
+                log.warning("process %s: its lease had lapsed; its tables are let go",
+                            self.id)
                 await self._let_all_go()
+                await self._register()
+        except RedisError as exc:
+            log.warning("process %s: cannot renew its lease (%s)", self.id, exc)
+        if not self.lease_valid():
+            await self._let_all_go()
 
     async def _let_all_go(self) -> None:
         """Without a valid lease this process may own nothing: its tables stop, their pages
@@ -320,7 +328,10 @@ class Cluster:
         """The table if this process holds it (waiting for a takeover under way)."""
         if self.manager is None:
             return None
-        found = await self.manager.find(table_id)
+        try:
+            found = await self.manager.find(table_id)
+        except ClusterDown:
+            return None  # the page is sent to look again
         return found if found is not None and not isinstance(found, str) else None
 
     def status(self) -> dict[str, Any]:
