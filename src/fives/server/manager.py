@@ -27,6 +27,9 @@ log = logging.getLogger("fives.server")
 
 TableSpec = dict[str, Any]
 
+#: tables the lobby shows at most
+LOBBY_SIZE = 60
+
 #: the close code that sends a page to reconnect: its table moved (or is moving) elsewhere
 MOVED = 1012
 
@@ -49,9 +52,8 @@ class Owners(Protocol):
     async def release(self, table_id: str) -> None:
         """This process no longer holds the table (dropped from memory, or never loaded)."""
 
-    async def lobby(self, mine: list[Table]) -> list[Table | dict[str, Any]]:
-        """The lobby's candidates from every process: this one's tables, and the others'
-        entries as they published them."""
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The lobby's candidates of the other processes, as they published them."""
 
 
 class TableManager:
@@ -231,23 +233,31 @@ class TableManager:
         """Open tables, those where someone is waiting for players now first; a few per
         creating address, so that nobody can bury the others' tables under their own. In a
         cluster, every process's tables."""
-        entries = [t.lobby_candidate() for t in self.listed()] if self.owners is None else [
-            t.lobby_candidate() if isinstance(t, Table) else t
-            for t in await self.owners.lobby(self.listed())]
+        entries = self.lobby_candidates()
+        if self.owners is not None:
+            entries = self._pick(entries + await self.owners.lobby())
+        for entry in entries:
+            del entry["by"], entry["people_here"]
+        return entries
+
+    def lobby_candidates(self) -> list[dict[str, Any]]:
+        """This process's part of the lobby (what it publishes to the others in a cluster):
+        the lobby's choice among its own tables, which always holds every table the choice
+        among all processes' tables could show."""
+        return self._pick([t.lobby_candidate() for t in self.listed()])
+
+    def _pick(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         entries.sort(key=lambda e: (e["status"] != "waiting", not e["people_here"],
                                     -e["created"]))
         shown: list[dict[str, Any]] = []
         per_address: Counter[str] = Counter()
         for entry in entries:
-            by = entry.pop("by")
-            if per_address[by] >= self.settings.lobby_per_address:
+            if per_address[entry["by"]] >= self.settings.lobby_per_address:
                 continue
-            per_address[by] += 1
+            per_address[entry["by"]] += 1
             shown.append(entry)
-            if len(shown) == 60:
+            if len(shown) == LOBBY_SIZE:
                 break
-        for entry in shown:
-            del entry["people_here"]
         return shown
 
     def _check_quotas(self, meta: TableMeta, addr: str) -> None:

@@ -31,7 +31,7 @@ def where(url: str) -> str:
     return f"{scheme}://{user.split(':')[0]}@{tail}"
 
 
-def open_store(url: str, pool_size: int = 10) -> Store:
+def open_store(url: str, pool_size: int = 20) -> Store:
     """The store ``url`` names. A SQLite file is opened (and migrated) at once; a PostgreSQL
     store connects and migrates in :meth:`Store.start`. StoreError for an unknown scheme."""
     if is_postgres(url):

@@ -65,7 +65,7 @@ class PostgresStore(Store):
         self.applied = await self.migrate()
 
     def _errors(self) -> tuple[type[BaseException], ...]:
-        import asyncpg  # type: ignore[import-untyped]
+        import asyncpg
 
         return (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError)
 
@@ -106,6 +106,31 @@ class PostgresStore(Store):
         except self._errors() as exc:
             raise StoreError(f"cannot write to {self.where}: {exc}") from None
 
+    async def _one(self, table_id: str, fence: int | None, sql: str, params: tuple[Any, ...],
+                   fenced_sql: str) -> None:
+        """The writes an owner makes most (an action, a deal, the metadata) in one statement,
+        one round trip: ``fenced_sql`` does ``sql`` only while the table's token is ``fence``
+        (its last parameter), holding the table's row as a fenced transaction does."""
+        try:
+            async with self._pool.acquire() as db:
+                if fence is None:
+                    await db.execute(sql, *params)
+                    return
+                status = await db.execute(fenced_sql, *params, fence)
+        except self._errors() as exc:
+            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+        if status.endswith(" 0"):
+            raise StaleOwner(f"table {table_id}: owned by another process now "
+                             f"(token {fence} is stale)")
+
+    async def _insert(self, table_id: str, fence: int | None, into: str, values: str,
+                      params: tuple[Any, ...]) -> None:
+        """``INSERT INTO {into} VALUES ({values})``, fenced in the same statement ($1 is the
+        table's id)."""
+        owner = f"SELECT 1 FROM tables WHERE id = $1 AND fence = ${len(params) + 1} FOR SHARE"
+        await self._one(table_id, fence, f"INSERT INTO {into} VALUES ({values})", params,
+                        f"WITH owner AS ({owner}) INSERT INTO {into} SELECT {values} FROM owner")
+
     # -- writing ---------------------------------------------------------------------------
 
     async def create_table(
@@ -129,10 +154,9 @@ class PostgresStore(Store):
     async def update_meta(
         self, table_id: str, meta: dict[str, Any], fence: int | None = None
     ) -> None:
-        await self._write(table_id, fence, (
-            "UPDATE tables SET meta = $1::jsonb WHERE id = $2",
-            (json.dumps(meta, ensure_ascii=False), table_id),
-        ))
+        sql = "UPDATE tables SET meta = $1::jsonb WHERE id = $2"
+        await self._one(table_id, fence, sql, (json.dumps(meta, ensure_ascii=False), table_id),
+                        sql + " AND fence = $3")
 
     async def add_round(
         self,
@@ -144,11 +168,10 @@ class PostgresStore(Store):
         ts: float,
         fence: int | None = None,
     ) -> None:
-        await self._write(table_id, fence, (
-            "INSERT INTO rounds (table_id, round_no, leader, hands, stock, ts) "
-            "VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)",
-            (table_id, round_no, leader, json.dumps(hands), json.dumps(stock), ts),
-        ))
+        await self._insert(
+            table_id, fence, "rounds (table_id, round_no, leader, hands, stock, ts)",
+            "$1, $2, $3, $4::jsonb, $5::jsonb, $6",
+            (table_id, round_no, leader, json.dumps(hands), json.dumps(stock), ts))
 
     async def add_action(
         self,
@@ -158,15 +181,14 @@ class PostgresStore(Store):
         finished: dict[str, Any] | None = None,
         fence: int | None = None,
     ) -> None:
-        insert = (
-            "INSERT INTO actions (table_id, seq, round_no, seat, action, how, ts) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            (table_id, action.seq, round_no, action.seat, action.action, action.how, action.ts),
-        )
+        into = "actions (table_id, seq, round_no, seat, action, how, ts)"
+        values = "$1, $2, $3, $4, $5, $6, $7"
+        params = (table_id, action.seq, round_no, action.seat, action.action, action.how,
+                  action.ts)
         if finished is None:
-            await self._write(table_id, fence, insert)
+            await self._insert(table_id, fence, into, values, params)
             return
-        await self._write(table_id, fence, insert, (
+        await self._write(table_id, fence, (f"INSERT INTO {into} VALUES ({values})", params), (
             "UPDATE tables SET status = 'over', record = $1::jsonb, finished = $2 WHERE id = $3",
             (json.dumps(finished, ensure_ascii=False), action.ts, table_id),
         ))

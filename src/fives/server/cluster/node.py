@@ -28,7 +28,7 @@ import socket
 import time
 from typing import TYPE_CHECKING, Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from fives.server.cluster.bus import Bus, cancel_all
@@ -73,9 +73,16 @@ class Cluster:
         self.url = url
         self.lease = lease
         self.id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-        self.redis: Redis = Redis.from_url(url, socket_timeout=lease / 3,
-                                           socket_connect_timeout=lease / 3,
-                                           decode_responses=True)
+        # A bounded pool that waits for a free connection: a crowd of connecting pages (each
+        # asking who owns its table) once opened a connection each, past redis-py's cap of
+        # 100, and every call beyond it failed at once, the lease's renewal with them.
+        self.redis: Redis = Redis(connection_pool=BlockingConnectionPool.from_url(
+            url, max_connections=64, timeout=lease / 3, socket_timeout=lease / 3,
+            socket_connect_timeout=lease / 3, decode_responses=True))
+        # the lease has a connection of its own: it never waits behind the crowd
+        self._lease_redis: Redis = Redis.from_url(url, socket_timeout=lease / 4,
+                                                  socket_connect_timeout=lease / 4,
+                                                  decode_responses=True)
         # the bus listens on a connection of its own, without a read timeout (it waits for
         # messages for as long as there are none), checked by Redis' health pings instead
         self.bus = Bus(self.redis, Redis.from_url(url, socket_connect_timeout=lease / 3,
@@ -123,21 +130,26 @@ class Cluster:
         await cancel_all(self._tasks)
         await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.delete(f"fives:proc:{self.id}", f"fives:lobby:{self.id}")
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.aclose()
+            await self._lease_redis.delete(f"fives:proc:{self.id}", f"fives:lobby:{self.id}")
+        for client in (self.redis, self._lease_redis):
+            with contextlib.suppress(RedisError, OSError):
+                await client.aclose()
 
     async def _register(self) -> None:
         sent = time.monotonic()
-        await self.redis.set(f"fives:proc:{self.id}", "1", px=int(self.lease * 1000))
-        await self.redis.sadd("fives:procs", self.id)
+        await self._lease_redis.set(f"fives:proc:{self.id}", "1", px=int(self.lease * 1000))
+        await self._lease_redis.sadd("fives:procs", self.id)
         self.valid_until = sent + self.lease
 
     async def _heartbeat(self) -> None:
         """Renew the lease four times per lease; never stops (a heartbeat that died would
         leave the process unable to write for ever)."""
         while True:
+            asked = time.monotonic()
             await asyncio.sleep(self.lease / 4)
+            late = time.monotonic() - asked - self.lease / 4
+            if late > self.lease / 4:  # the lease may lapse for want of a turn of the loop
+                log.warning("process %s: its event loop was %.2fs late", self.id, late)
             try:
                 await self._renew()
             except Exception:
@@ -146,8 +158,8 @@ class Cluster:
     async def _renew(self) -> None:
         sent = time.monotonic()
         try:
-            renewed = await self.redis.set(f"fives:proc:{self.id}", "1",
-                                           px=int(self.lease * 1000), xx=True)
+            renewed = await self._lease_redis.set(f"fives:proc:{self.id}", "1",
+                                                  px=int(self.lease * 1000), xx=True)
             if renewed:
                 self.valid_until = sent + self.lease
             else:
@@ -252,14 +264,14 @@ class Cluster:
     async def _publish_lobby(self) -> None:
         while True:
             if self.manager is not None and self.lease_valid():
-                entries = [t.lobby_candidate() for t in self.manager.listed()]
+                entries = self.manager.lobby_candidates()
                 with contextlib.suppress(RedisError):
                     await self.redis.set(f"fives:lobby:{self.id}", json.dumps(entries),
                                          px=int(max(5.0, self.lease * 2) * 1000))
             await asyncio.sleep(1.0)
 
-    async def lobby(self, mine: list[Table]) -> list[Table | dict[str, Any]]:
-        out: list[Table | dict[str, Any]] = list(mine)
+    async def lobby(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
         try:
             procs = [str(p) for p in await self.redis.smembers("fives:procs")]
             others = [p for p in procs if p != self.id]
