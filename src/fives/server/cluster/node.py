@@ -290,7 +290,11 @@ class Cluster:
     def remote(self, table_id: str, owner: str) -> RemoteTable:
         """The table owned by ``owner``, as the sockets here see it."""
         remote = self.remotes.get(table_id)
-        if remote is None or remote.owner != owner:
+        if remote is not None and remote.owner != owner:
+            # the table moved: the sockets still sent to its old owner reconnect as well
+            remote.owner_gone()
+            remote = None
+        if remote is None:
             remote = RemoteTable(self.bus, table_id, owner,
                                  lambda: self._forget_remote(table_id, remote), self.routes)
             self.remotes[table_id] = remote
