@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -188,6 +189,24 @@ def test_random_output_file(tmp_path: Path) -> None:
                                     "--seed", "3").stdout
 
 
+@pytest.mark.parametrize(
+    ("args", "winner"),
+    [
+        (["--game", "all-fives", "--players", "4", "--teams", "--seed", "1"], "seats 1+3 win"),
+        (["--game", "muggins", "--players", "3", "--seed", "1"], "seat 3 wins"),
+    ],
+)
+def test_random_summary_numbers_seats_from_one(tmp_path: Path, args: list[str], winner: str) -> None:
+    """The summary names the winner as every screen numbers seats; the record's winner is the
+    side one less (RECORD.md numbers from 0)."""
+    out = tmp_path / "m.json"
+    proc = fives("random", *args, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.rstrip().endswith(winner), proc.stderr
+    report = report_of(replay_state(Record.from_json(out.read_text())))
+    assert report["winner"] == int(winner.split()[1][0]) - 1
+
+
 def test_random_house_rules_and_target_reach_the_record(tmp_path: Path) -> None:
     out = tmp_path / "match.json"
     proc = fives("random", "--game", "block", "--players", "2", "--hand-size", "5",
@@ -224,3 +243,45 @@ def test_random_rejects_an_unwritable_output(tmp_path: Path) -> None:
         fives("random", "--game", "draw", "--players", "2", "--seed", "1", "-o", target)
     )
     assert not target.exists()
+
+
+# -- the argument parser's complaints, in the reader's language -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "hindi"),
+    [
+        (["analyse", "r.json", "--seat", "q"],
+         "error: --seat takes a whole number, not 'q' (see 'fives --help')",
+         "error: --seat के बाद कोई पूरी संख्या लिखें, 'q' नहीं ('fives --help' देखें)"),
+        (["play", "--game", "nope"],
+         "error: --game is one of all-fives, fives-and-threes, muggins, draw, block, not 'nope' (see 'fives --help')",
+         "error: --game इनमें से एक हो: all-fives, fives-and-threes, muggins, draw, block; 'nope' नहीं ('fives --help' देखें)"),
+        (["play", "--timer", "soon"],
+         "error: --timer takes a number, not 'soon' (see 'fives --help')",
+         "error: --timer के बाद कोई संख्या लिखें, 'soon' नहीं ('fives --help' देखें)"),
+        (["analyse", "r.json", "--seat"],
+         "error: --seat needs a value after it (see 'fives --help')",
+         "error: --seat के बाद उसका मान लिखें ('fives --help' देखें)"),
+        (["replay", "r.json", "--bogus"],
+         "error: not understood: --bogus (see 'fives --help')",
+         "error: समझ नहीं आया: --bogus ('fives --help' देखें)"),
+    ],
+)
+def test_a_refused_argument_is_one_line_in_the_readers_language(
+    args: list[str], english: str, hindi: str
+) -> None:
+    """Bad input of any kind is one translated line: --lang chooses the language, as the locale
+    does without it."""
+    for lang, said in (("en", english), ("hi", hindi)):
+        for words in ([*args, "--lang", lang], [*args, f"--lang={lang}"]):
+            proc = fives(*words)
+            assert_usage_error(proc)
+            assert proc.stderr.strip() == said, (words, proc.stderr)
+
+
+def test_an_unknown_command_is_told_in_the_locales_language() -> None:
+    env = {**os.environ, "LANG": "hi_IN.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""}
+    proc = subprocess.run([FIVES, "nosuch"], capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert_usage_error(proc)
+    assert proc.stderr.startswith("error: 'nosuch' नाम का कोई कमांड नहीं; इनमें से एक चुनें: bench,")

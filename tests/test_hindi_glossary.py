@@ -19,15 +19,13 @@ from fives.phrasing import Names, Tr
 
 LOCALES = Path(str(resources.files("fives") / "locales"))
 GLOSSARY = LOCALES / "hi" / "GLOSSARY.md"
-#: the terminal's catalogue is being rewritten with the full-screen terminal (issue 16); it
-#: joins these checks when that work is merged
-LATER = {"tui.json"}
-AREAS = sorted(p.name for p in (LOCALES / "hi").glob("*.json") if p.name not in LATER)
+AREAS = sorted(p.name for p in (LOCALES / "hi").glob("*.json"))
 
 
 def texts(lang: str) -> dict[str, str]:
-    """Every text of ``lang`` in the checked areas."""
-    return {k: v for k, v in catalogue(lang).items() if f"{k.split('.')[0]}.json" not in LATER}
+    """Every text of ``lang``, every area's."""
+    return catalogue(lang)
+
 DEVANAGARI = "\u0900-\u097f"
 NUKTA = "\u093c"
 
@@ -165,6 +163,8 @@ def test_a_count_that_a_hindi_verb_agrees_with_has_plural_forms() -> None:
         ("web.event.discarded", {"target": 61}, "1 अंक छोड़ दिया गया", "2 अंक छोड़ दिए गए"),
         ("web.event.drew", {"name": "आशा"}, "आशा ने भंडार से 1 गोटी उठाई", "आशा ने भंडार से 2 गोटियाँ उठाईं"),
         ("common.tiles", {}, "1 गोटी", "2 गोटियाँ"),
+        ("tui.pay.bonus", {"side": "आशा"}, "हाथ खाली करने का 1 अंक आशा को मिला", "हाथ खाली करने के 2 अंक आशा को मिले"),
+        ("tui.log.bonus", {}, "हाथ खाली करने का 1 अंक", "हाथ खाली करने के 2 अंक"),
     ],
 )
 def test_hindi_counts_agree_in_noun_and_verb(key: str, params: dict[str, object], one: str, other: str) -> None:
@@ -173,6 +173,19 @@ def test_hindi_counts_agree_in_noun_and_verb(key: str, params: dict[str, object]
         fill = dict(params)
         fill["points"] = plural("common.points", n, "hi")
         assert want in plural(key, n, "hi", **fill), (key, n)
+
+
+def test_a_discarded_play_in_the_terminal_agrees_with_its_points() -> None:
+    """FT-11: a play whose points would pass 61 is discarded; 1 point is छोड़ दिया गया."""
+    one = plural("tui.log.discarded", 1, "hi", sum="5 + 0 = 5", play="1 अंक", target=61)
+    many = plural("tui.log.discarded", 4, "hi", sum="6 + 6 = 12", play="4 अंक", target=61)
+    assert "1 अंक, छोड़ दिया गया" in one and "4 अंक, छोड़ दिए गए" in many
+
+
+def test_an_end_is_named_before_its_postposition() -> None:
+    """"पूर्व सिरे पर", never "सिरे पूर्व पर": the end's name comes first in every Hindi text."""
+    wrong = {k: v for k, v in texts("hi").items() if re.search(r"सिर(े|ा) \{end\}", v)}
+    assert not wrong, wrong
 
 
 def test_english_counts_agree_too() -> None:

@@ -81,11 +81,11 @@ def test_hindi_account_of_the_seed_example_speaks_the_seeds() -> None:
     out = proc.stdout
     assert out.startswith("ऑल फाइव्स (all-fives), 2 खिलाड़ी\n")
     assert "दौर 1\n" in out
-    assert "शुरू करने वाला: सीट 1, लॉट से" in out
+    assert "पहली गोटी: सीट 1 — गोटी खींचकर तय हुआ" in out
     # the seeds' sentence, word for word: 2 + 8 = 10: 10 अंक
-    assert "सीट 1: 4-4 सिरे E पर · 2 + 8 = 10: 10 अंक (स्कोर 15–0)" in out
+    assert "सीट 1: 4-4 पूर्व सिरे पर · 2 + 8 = 10: 10 अंक (स्कोर 15–0)" in out
     assert "सीट 1: 1-4 से शुरुआत · 1 + 4 = 5: 5 अंक (स्कोर 5–0)" in out
-    assert "(शाखा बनाने वाली डबल गोटी)" in out
+    assert "(स्पिनर)" in out
     assert "भंडार (10, उठाने के क्रम में)" in out
     assert "दौर 1 अधूरा है" in out
     assert "सिरों का योग: 2 + 3 + 0 + 3 = 8" in out
@@ -104,11 +104,11 @@ def test_hindi_account_of_fives_and_threes(path: Path) -> None:
     assert re.search(r"\(\d+ ÷ 3 = \d+", out)  # how Fives and Threes finds its points
     assert not english_words(out, "fives-and-threes"), english_words(out, "fives-and-threes")
     if path == FT_4P:
-        assert ": खटखटाया (कोई गोटी नहीं मिलती)\n" in out
+        assert ": खटखटाया, यानी बारी छोड़ी (कोई गोटी मेल नहीं खाती)\n" in out
         assert "हर दौर के बाद शुरुआत घड़ी की दिशा में अगली सीट पर जाती है" in out
         assert "साथी का हाथ खाली होने तक बारी नहीं आएगी" in out  # FT-8
         # a round's summary: how it ended, the hands left, what was added
-        assert re.search(r"दौर 1 समाप्त[^\n]*\n", out)
+        assert re.search(r"दौर 1 खत्म[^\n]*\n", out)
         assert "  बची गोटियाँ:\n" in out
         assert "दौर के अंत में जुड़े अंक: सीट 1+3 की साझेदारी +" in out
         assert "मैच का विजेता: सीट " in out
@@ -117,12 +117,12 @@ def test_hindi_account_of_fives_and_threes(path: Path) -> None:
 @needs_examples
 def test_hindi_round_end_payment_of_all_fives() -> None:
     out = fives_cli("replay", AF_4P, "--lang", "hi").stdout
-    assert "दौर 1 समाप्त (डोमिनो): सीट 3 — हाथ खाली।" in out
+    assert "दौर 1 खत्म: सीट 3 ने हाथ खाली किया (डोमिनो)।" in out
     assert "    सीट 4: 2-5 2-6 6-6 (27 बिंदु)\n" in out
-    assert ("(सीट 2 4 + सीट 4 27 = 31), एक बार पाँच के निकटतम गुणज तक पूर्णांकित: "
+    assert ("(सीट 2 4 + सीट 4 27 = 31) और एक बार पाँच के गुणज तक गोल किए: "
             "सीट 1+3 की साझेदारी को 30 अंक।") in out
     assert "सीट 2: भंडार से 1-5 उठाई\n" in out
-    assert "शुरू करने वाला: सीट 3, दौर 1 की आखिरी गोटी रखने के कारण" in out
+    assert "पहली गोटी: सीट 3 — दौर 1 की आखिरी गोटी रखने से" in out
 
 
 @needs_examples

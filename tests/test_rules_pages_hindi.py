@@ -66,3 +66,14 @@ def test_the_muggins_page_tells_it_apart_from_all_fives() -> None:
                               ("hi", "इस खेल को “ऑल फाइव्स” कहता है", "हर विपक्षी के बिंदु अलग से")):
         intro = catalogue(lang)["rules.muggins.intro"]
         assert calls in intro and each in intro, (lang, intro)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_terminal_rules_say_in_hindi_what_they_say_in_english(game: str) -> None:
+    """The terminal's rules panel (``r``): line by line, the same heading before the colon is
+    there in both languages, with the same numbers (targets, deals, seats, worked totals)."""
+    en = catalogue("en")[f"tui.rules.{game}"].splitlines()
+    hi = catalogue("hi")[f"tui.rules.{game}"].splitlines()
+    assert len(hi) == len(en), (game, len(en), len(hi))
+    for e, h in zip(en, hi):
+        assert Counter(NUMBER.findall(h)) == Counter(NUMBER.findall(e)), (game, e, h)

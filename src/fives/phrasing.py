@@ -108,6 +108,11 @@ class Tr:
         """A game's name: one translation of it everywhere (the browser's too)."""
         return t(f"common.game.{name}", self.lang)
 
+    def end(self, end: int) -> str:
+        """An end in a sentence: its letter in English (``E``, as the layout marks it), its
+        name in Hindi (पूर्व), as the browser names it."""
+        return t(f"common.end.{END_NAMES[end]}", self.lang)
+
 
 def seat_number(seat: int) -> int:
     """A seat as people number it: from 1, as every screen shows it (the browser's seats,
@@ -204,7 +209,7 @@ def action_text(tr: Tr, action: Action, game: Game) -> str:
         return tr("act.lead", tile=tile)
     if action.kind == "play":
         assert action.end is not None
-        return tr("act.play", tile=tile, end=END_NAMES[action.end])
+        return tr("act.play", tile=tile, end=tr.end(action.end))
     if action.kind == "draw":
         return tr("act.draw")
     return tr("act.knock") if game.no_play == "knock" else tr("act.pass")
@@ -254,7 +259,7 @@ def play_line(
         what = tr("log.lead", who=who, tile=tile)
     else:
         assert action.end is not None
-        what = tr("log.play", who=who, tile=tile, end=END_NAMES[action.end])
+        what = tr("log.play", who=who, tile=tile, end=tr.end(action.end))
     if became_spinner:
         what += tr("log.spinner")
     if game.play_scoring == "none":
@@ -264,7 +269,7 @@ def play_line(
     scored = points > 0
     if end is not None and end.reason == "domino" and end.payment == "bonus":
         bonus = end.points[end.winner] if end.winner is not None else 0
-        sentence += tr("log.bonus", points=tr.points(bonus))
+        sentence += tr.plural("log.bonus", bonus, points=tr.points(bonus))
         scored = True
     elif end is not None and end.reason == "domino" and end.payment == "discarded":
         sentence = tr(
@@ -276,8 +281,9 @@ def play_line(
         )
         scored = True
     elif points == 0 and game.play_points[ends] and game.exact_target:
-        sentence = tr(
+        sentence = tr.plural(
             "log.discarded",
+            game.play_points[ends],
             sum=_said(layout),
             play=tr.points(game.play_points[ends]),
             target=cfg.target,
@@ -407,7 +413,7 @@ def account_line(names: Names, line: Line) -> str:
         case Tie(by=by):
             return tr("pay.tie_tiles" if by == "tiles" else "pay.tie")
         case Bonus(side=side, points=points):
-            return tr("pay.bonus", points=tr.points(points), side=names.side(side))
+            return tr.plural("pay.bonus", points, points=tr.points(points), side=names.side(side))
         case Discarded(side=side, points=points, target=target):
             return tr("pay.discarded", points=tr.points(points), side=names.side(side),
                       target=target)

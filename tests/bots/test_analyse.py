@@ -49,10 +49,12 @@ def _decisions_of(record: Record, seat: int) -> list[tuple[int, int, str, list[s
 
 
 def test_analyse_json_values_every_legal_action_at_every_decision(record_path: Path) -> None:
-    proc = fives("analyse", record_path, "--seat", "1", "--bot", "easy", "--json")
+    # --seat 2 is the second seat, the record's seat 1 (people number seats from 1)
+    proc = fives("analyse", record_path, "--seat", "2", "--bot", "easy", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["bot"] == "easy" and doc["seats"] == [1] and doc["names"] == ["easy", "random"]
+    assert doc["bot"] == "easy" and doc["seats"] == [2] and doc["names"] == ["easy", "random"]
+    assert {d["seat"] for d in doc["decisions"]} == {2}
     record = Record.from_json(record_path.read_text())
     expected = _decisions_of(record, 1)
     got = doc["decisions"]
@@ -72,7 +74,7 @@ def test_analyse_json_values_every_legal_action_at_every_decision(record_path: P
     assert flagged[0]["loss"] == worst
     assert all(d["loss"] <= flagged[-1]["loss"] for d in got if not d["flag"])
     summary = doc["summary"][0]
-    assert summary["seat"] == 1 and summary["decisions"] == len(got)
+    assert summary["seat"] == 2 and summary["decisions"] == len(got)
     assert summary["total_loss"] == pytest.approx(sum(d["loss"] for d in got))
 
 
@@ -86,7 +88,7 @@ def test_easy_agrees_with_itself(record_path: Path) -> None:
 
 
 def test_analyse_text_account(record_path: Path) -> None:
-    proc = fives("analyse", record_path, "--seat", "1", "--bot", "easy", "--round", "1", "--top", "2")
+    proc = fives("analyse", record_path, "--seat", "2", "--bot", "easy", "--round", "1", "--top", "2")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "reviewed by easy" in out
@@ -95,6 +97,31 @@ def test_analyse_text_account(record_path: Path) -> None:
     assert "played" in out and "bot" in out
     assert "seat 2 (random):" in out  # the summary line
     assert out.count("?? (#") <= 2
+
+
+def test_analyse_seat_counts_from_one_as_the_account_names_seats(record_path: Path) -> None:
+    """``--seat 1`` reviews the seat the account calls seat 1 (the record's seat 0, easy)."""
+    proc = fives("analyse", record_path, "--seat", "1", "--bot", "easy", "--round", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "seat 1 (easy) played" in proc.stdout and "seat 2 (random) played" not in proc.stdout
+
+
+@pytest.mark.parametrize("seat", ["0", "3", "-1"])
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "error: --seat must be a seat from 1 to 2, not {seat}"),
+        ("hi", "error: --seat 1 से 2 तक की कोई सीट हो, {seat} नहीं"),
+    ],
+)
+def test_analyse_refuses_a_seat_out_of_range_in_one_translated_line(
+    record_path: Path, seat: str, lang: str, said: str
+) -> None:
+    before = record_path.read_bytes()
+    proc = fives("analyse", record_path, f"--seat={seat}", "--bot", "easy", "--lang", lang)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip() == said.format(seat=seat), proc.stderr
+    assert record_path.read_bytes() == before
 
 
 def test_analyse_round_filter_in_the_library(record_path: Path) -> None:
@@ -125,8 +152,8 @@ def test_analyse_with_medium_values_every_legal_action_of_each_decision_of_the_r
 @pytest.mark.parametrize(
     "args",
     [
-        ["--seat", "2"],
-        ["--seat", "-1"],
+        ["--seat", "3"],
+        ["--seat", "0"],
         ["--round", "0"],
         ["--round", "99"],
         ["--bot", "nosuchbot"],

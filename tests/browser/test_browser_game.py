@@ -262,6 +262,16 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
         assert newest["tile"] in banner
         if newest["points"]:
             assert f"= {newest['total']}" in banner, banner
+    # back in the lobby, the private table is among "Your tables" (never in the open list)
+    table_id = a.url.rsplit("/", 1)[-1]
+    a.goto(live_server + "/")
+    mine = a.locator(f"#my-tables li[data-table='{table_id}']")
+    expect(mine).to_be_visible()
+    expect(mine.locator("a.button")).to_have_text("Back to my seat")
+    assert a.locator(f"#table-list li[data-table='{table_id}']").count() == 0
+    a.screenshot(path=str(shots / "lobby-your-tables.png"))
+    mine.locator("a.button").click()
+    a.wait_for_function("() => window.fivesState() && window.fivesState().you === 0")
     assert not errors
     a_ctx.close()
     b_ctx.close()

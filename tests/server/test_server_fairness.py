@@ -326,3 +326,26 @@ def test_history_replay_and_record_know_bots_by_kind(tmp_path) -> None:
         run(go())
         record = finished_record(base, created["table"])
         assert record["seats"] == ["Asha", "easy"] and record["seat_kinds"] == ["human", "bot"]
+
+
+def test_a_browser_finds_its_own_tables_private_ones_too_and_nobody_elses(server: str) -> None:
+    """The lobby's "Your tables": a seat's token proves the seat, so a private table is listed
+    to its holder; a wrong token or an unknown table says nothing; bad bodies are refused."""
+    private = friends_table(server)
+    opened = friends_table(server, private=False)
+
+    def mine(claims: Any) -> httpx.Response:
+        return httpx.post(f"{server}/api/tables/mine?lang=hi", json={"tables": claims}, timeout=5)
+
+    found = mine([{"table": private["table"], "token": private["token"]},
+                  {"table": opened["table"], "token": opened["token"]}]).json()["tables"]
+    assert [(t["id"], t["seat"], t["private"]) for t in found] == [
+        (private["table"], 0, True), (opened["table"], 0, False)]
+    assert private["invite"] not in json.dumps(found)  # the invite is told on the table only
+    assert mine([{"table": private["table"], "token": opened["token"]},
+                 {"table": "nosuchtable", "token": private["token"]}]).json() == {"tables": []}
+    for bad in ("x", [1], [{"table": private["table"]}], [{"table": "", "token": "t"}],
+                [{"table": "a", "token": "t" * 101}], [{"table": "a", "token": "t"}] * 41):
+        r = mine(bad)
+        assert r.status_code == 400 and r.json()["error"] == "bad_request"
+        assert "Traceback" not in r.text and r.json()["message"]

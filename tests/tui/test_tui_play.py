@@ -226,12 +226,12 @@ def test_a_round_in_hindi(tmp_path: Path) -> None:
         game.close()
     assert "ऑल फाइव्स · दौर 1 · लक्ष्य 250" in text
     assert SENTENCE_HI.search(text)
-    assert "शाखा बनाने वाली डबल गोटी" in text
+    assert "(स्पिनर)" in text
     assert "आपकी संभव चालें:" in text
     assert "भंडार" in text
     assert "दौर 1 का अंत" in text
     assert "बची गोटियाँ:" in text
-    assert "दौर 1 समाप्त" in text
+    assert "दौर 1 खत्म" in text
     assert "दौर के अंत में जुड़े अंक:" in text
     assert "स्कोर पत्रक" in text
     assert "इनपुट बंद; मैच सहेजा गया" in rest
@@ -287,7 +287,7 @@ def test_bad_options_give_one_error_line(tmp_path: Path) -> None:
         (("--bots", "nobody"), "error: Unknown bot nobody"),
         (("--seat", "3"), "error: --seat must be a seat from 1 to 2, not 3."),
         (("--resume", str(tmp_path / "missing.json")), "error: Cannot read"),
-        (("--lang", "hi", "--players", "7"), "error: --players 2, 3 या 4 होना चाहिए, 7 नहीं।"),
+        (("--lang", "hi", "--players", "7"), "error: --players 2, 3 या 4 हो, 7 नहीं।"),
     ]:
         game = Game(*args, home=tmp_path)
         rest = game.finish()

@@ -7,6 +7,10 @@ the bot is shown that seat's view and estimates the value of every legal action
 action) and every value, and flags the plays that lost the most (the value of the best action
 minus the value of the action played). The text account and the errors are in the reader's
 language (``--lang``, else the locale's); ``--json`` is language-neutral.
+
+People number seats from 1, as every screen does: ``--seat 2`` is the record's seat 1, and the
+JSON document counts seats, rounds and decisions from 1 as well (records number seats from 0,
+RECORD.md; only the record is read that way).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from fives.core.state import State
 from fives.core.tiles import Action
 from fives.core.view import view_of
 from fives.i18n import LANGUAGES, default_language
-from fives.phrasing import Names, Tr, os_error_text, record_error_text
+from fives.phrasing import Names, Tr, os_error_text, record_error_text, seat_number
 
 DEFAULT_BOT = "hard"
 FALLBACK_BOT = "easy"
@@ -163,14 +167,14 @@ def run(args: argparse.Namespace) -> int:
     at = Tr(lang, "replay.analyse.")
     record = _load(args.record, lang)
     n = record.config.players
-    if args.seat is not None and not 0 <= args.seat < n:
-        raise UsageError(at("err.seat", max=n - 1, seat=args.seat), lang)
+    if args.seat is not None and not 1 <= args.seat <= n:
+        raise UsageError(at("err.seat", max=n, seat=args.seat), lang)
     rounds = len(record.rounds)
     if args.round is not None and not 1 <= args.round <= rounds:
         raise UsageError(at("err.round", max=rounds, round=args.round), lang)
     if args.top < 0:
         raise UsageError(at("err.top", top=args.top), lang)
-    seats = [args.seat] if args.seat is not None else list(range(n))
+    seats = [args.seat - 1] if args.seat is not None else list(range(n))
     bot, bot_name = _bot(args.bot, at)
     try:
         decisions = analyse(
@@ -191,12 +195,18 @@ def run(args: argparse.Namespace) -> int:
             "players": n,
             "names": record.seats,
             "bot": bot_name,
-            "seats": seats,
+            "seats": [seat_number(s) for s in seats],
             "round": args.round,
             "decisions": [
-                {**d, "round": d["round"] + 1, "action_no": d["action_no"] + 1} for d in decisions
+                {
+                    **d,
+                    "round": d["round"] + 1,
+                    "action_no": d["action_no"] + 1,
+                    "seat": seat_number(d["seat"]),
+                }
+                for d in decisions
             ],
-            "summary": summary,
+            "summary": [{**s, "seat": seat_number(s["seat"])} for s in summary],
         }
         print(json.dumps(doc, indent=1))
         return 0

@@ -22,7 +22,13 @@ from fives.cli import (
     serve_cmd,
     tournament_cmd,
 )
-from fives.cli.errors import UsageError, print_error
+from fives.cli.errors import (
+    ArgumentsError,
+    UsageError,
+    argument_error_text,
+    language_of,
+    print_error,
+)
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd,
             db_cmd, play_cmd]
@@ -30,8 +36,7 @@ COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"error: {message} (see 'fives --help')", file=sys.stderr)
-        raise SystemExit(2)
+        raise ArgumentsError(message)  # told by main, in the reader's language
 
 
 def _version() -> str:
@@ -57,7 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(words)
+    except ArgumentsError as exc:
+        print_error(argument_error_text(str(exc), language_of(words)))
+        return 2
     try:
         return int(args.func(args))
     except UsageError as exc:

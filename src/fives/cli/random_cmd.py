@@ -17,6 +17,7 @@ from fives.cli.options import add_match_options, config_from
 from fives.core.games import Config
 from fives.core.record import record_of, score_json
 from fives.core.state import State
+from fives.phrasing import seat_number
 
 #: A safety stop for matches that would not end (RULES.md's matches always do, but a tiny
 #: house-rule deal could make rounds that score nothing).
@@ -86,8 +87,8 @@ def summary(state: State) -> str:
     rounds = len(state.rounds())
     scores = "-".join(str(score_json(s)) for s in state.scores_out())
 
-    def side(d: int) -> str:
-        return f"seats {d}+{d + 2}" if cfg.teams else f"seat {d}"
+    def side(d: int) -> str:  # seats numbered from 1, as people read them
+        return f"seats {seat_number(d)}+{seat_number(d + 2)}" if cfg.teams else f"seat {seat_number(d)}"
 
     if state.over and state.winner is not None:
         verb = "win" if cfg.teams else "wins"

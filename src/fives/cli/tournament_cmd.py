@@ -38,7 +38,7 @@ def register(sub: Any) -> None:
     add_match_options(
         p,
         "partnerships (4 players; default: the game's rule); bots A,B are then the teams "
-        "of seats 0+2 and 1+3",
+        "of seats 1+3 and 2+4",
     )
     p.add_argument(
         "--bots",

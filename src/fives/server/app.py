@@ -74,6 +74,10 @@ def _addr(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client else "?"
 
 
+#: tables one "my tables" question may name (a browser keeps the tokens of its recent ones)
+MAX_CLAIMS = 40
+
+
 def _error(request: Request, err: ClientError, status: int = 400) -> JSONResponse:
     return JSONResponse(
         {"error": err.code, "message": err.text(_lang(request))}, status_code=status
@@ -206,6 +210,27 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
+
+    async def api_my_tables(request: Request) -> Response:
+        """The tables this browser holds a seat at (its kept tokens prove it), listed for its
+        lobby to return to: private ones included, which the open list never shows."""
+        try:
+            body = await _json_body(request)
+            claims = body.get("tables") if isinstance(body, dict) else None
+            if not isinstance(claims, list) or len(claims) > MAX_CLAIMS:
+                raise ClientError("bad_request")
+            pairs = []
+            for claim in claims:
+                if not isinstance(claim, dict):
+                    raise ClientError("bad_request")
+                table_id, token = claim.get("table"), claim.get("token")
+                if not (isinstance(table_id, str) and isinstance(token, str)
+                        and 0 < len(table_id) <= 64 and 0 < len(token) <= 100):
+                    raise ClientError("bad_request")
+                pairs.append((table_id, token))
+        except ClientError as err:
+            return _error(request, err, _STATUS.get(err.code, 400))
+        return JSONResponse({"tables": manager().mine(pairs)})
 
     async def api_play_now(request: Request) -> Response:
         try:
@@ -480,6 +505,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/i18n/{lang}", api_i18n),
         Route("/api/meta", api_meta),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/mine", api_my_tables, methods=["POST"]),
         Route("/api/play-now", api_play_now, methods=["POST"]),
         Route("/api/matches", api_matches),
         Route("/api/matches/{table_id}/record", api_record),

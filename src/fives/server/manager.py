@@ -229,6 +229,20 @@ class TableManager:
         return [t for t in self.tables.values()
                 if t.status in ("waiting", "playing") and not t.meta.private]
 
+    def mine(self, claims: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """The tables not yet over where a browser holds a seat, from the (table, token) pairs
+        it kept: private ones too, since the token proves the seat. Unknown tables and tokens
+        that open no seat are left out, saying nothing of them."""
+        found = []
+        for table_id, token in claims:
+            table = self.tables.get(table_id)
+            if table is None or table.status == "over":
+                continue
+            seat = table.seat_of(token)
+            if seat is not None:
+                found.append({**table.lobby_entry(), "seat": seat, "private": table.meta.private})
+        return found
+
     async def lobby(self) -> list[dict[str, Any]]:
         """Open tables, those where someone is waiting for players now first; a few per
         creating address, so that nobody can bury the others' tables under their own. In a

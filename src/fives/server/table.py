@@ -330,18 +330,19 @@ class Table:
         conn.send({"type": "welcome", "table": self.id, "seat": conn.seat,
                    "private": self.meta.private, "invite": self.meta.invite})
 
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, if any."""
+        digest = hash_token(token)
+        return next((i for i, seat in enumerate(self.meta.seats)
+                     if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)), None)
+
     def attach(self, conn: Conn, token: str | None, invite: str | None = None) -> None:
         """A ``hello``: take the seat the token opens, or watch. A ClientError: not let in (a
         private table without its invite or a seat's token, or too many watching); the
         caller closes the connection."""
         self.last_seen = time.time()
         seats = self.meta.seats
-        seat_no = None
-        if token:
-            digest = hash_token(token)
-            seat_no = next((i for i, seat in enumerate(seats)
-                            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)),
-                           None)
+        seat_no = self.seat_of(token) if token else None
         if seat_no is None:
             if not self.admits(invite):
                 raise ClientError("private_table")

@@ -244,7 +244,7 @@ def summarise(
                     faults[f["kind"]] = faults.get(f["kind"], 0) + 1
                     if len(examples) < 5:
                         examples.append(
-                            f"deal set {m['deal_set']}, seating {m['seating']}, round "
+                            f"deal set {m['deal_set'] + 1}, seating {m['seating'] + 1}, round "
                             f"{f['round'] + 1}, action {f['action_no'] + 1}: {f['kind']}: "
                             f"{f['detail']}"
                         )

@@ -190,7 +190,7 @@ def stock_text(tr: Tr, view: View) -> Text:
     cfg = view.config
     if cfg.game.drawing:
         return Text(tr("table.stock", tiles=tr.tiles(view.stock)))
-    return Text(tr("table.no_stock", n=28 - cfg.players * cfg.hand_size), DIM)
+    return Text(tr("table.no_stock", tiles=tr.tiles(28 - cfg.players * cfg.hand_size)), DIM)
 
 
 def ends_line(tr: Tr, view: View) -> Text:

@@ -347,9 +347,9 @@ def _tile_move(
         if index not in open_values:
             if lay.spinner >= 0 and end in "NS":
                 return Refusal(tr("err.side_arm"))
-            return Refusal(tr("err.end_not_open", end=end, ends=ends))
+            return Refusal(tr("err.end_not_open", end=tr.end(index), ends=ends))
         if not tile.has(open_values[index]):
-            return Refusal(tr("err.wrong_end", tile=tile, end=end, value=open_values[index], ends=ends))
+            return Refusal(tr("err.wrong_end", tile=tile, end=tr.end(index), value=open_values[index], ends=ends))
         return Refusal(_not_now(legal, tile, view, tr))
     if len(mine) == 1:
         return mine[0]

@@ -137,27 +137,47 @@ async function playNow(e) {
   }
 }
 
-async function refresh() {
-  let data;
-  try { data = await api("/api/tables"); } catch { return; }
-  const list = $("table-list");
-  list.replaceChildren();
-  for (const tb of data.tables) {
-    const who = tb.seats.map((s, i) => (s.claimed ? seatName(s, i) : t("web.lobby.free_seat"))).join(", ");
-    const mine = localStorage.getItem(tokenKey(tb.id));
-    const action = mine
-      ? el("a", { class: "button", href: `/t/${tb.id}` }, t("web.lobby.return"))
-      : tb.free.length
-        ? el("a", { class: "button", href: `/t/${tb.id}` }, t("web.lobby.join"))
-        : el("a", { class: "button secondary", href: `/t/${tb.id}` }, t("web.lobby.watch"));
-    list.append(el("li", { "data-table": tb.id },
-      el("div", {},
-        el("strong", {}, `${gameName(tb.game)} · ${t("web.lobby.n_players", { n: tb.players })}`),
-        el("div", { class: "who" }, who),
-        el("div", { class: "who" }, tb.status === "waiting" ? t("web.lobby.status_waiting") : t("web.lobby.status_playing"))),
-      action));
+// The tables whose seat tokens this browser kept (the newest few): asked together, so the
+// server can list private ones too, which the open list never shows.
+function keptClaims() {
+  const prefix = tokenKey("");
+  const claims = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith(prefix)) claims.push({ table: key.slice(prefix.length), token: localStorage.getItem(key) });
   }
-  $("no-tables").hidden = data.tables.length > 0;
+  return claims.slice(-40);
+}
+
+function tableItem(tb, action) {
+  const who = tb.seats.map((s, i) => (s.claimed ? seatName(s, i) : t("web.lobby.free_seat"))).join(", ");
+  const status = tb.status === "waiting" ? t("web.lobby.status_waiting") : t("web.lobby.status_playing");
+  return el("li", { "data-table": tb.id },
+    el("div", {},
+      el("strong", {}, `${gameName(tb.game)} · ${t("web.lobby.n_players", { n: tb.players })}`),
+      el("div", { class: "who" }, who),
+      el("div", { class: "who" }, tb.private ? `${status} · ${t("web.lobby.private_tag")}` : status)),
+    action);
+}
+
+async function refresh() {
+  const claims = keptClaims();
+  let data, mine;
+  try {
+    [data, mine] = await Promise.all([
+      api("/api/tables"),
+      claims.length ? api("/api/tables/mine", { tables: claims }) : { tables: [] },
+    ]);
+  } catch { return; }
+  const back = (tb) => el("a", { class: "button", href: `/t/${tb.id}` }, t("web.lobby.return"));
+  $("my-tables").replaceChildren(...mine.tables.map((tb) => tableItem(tb, back(tb))));
+  $("my-panel").hidden = mine.tables.length === 0;
+  const held = new Set(mine.tables.map((tb) => tb.id));
+  const open = data.tables.filter((tb) => !held.has(tb.id));
+  $("table-list").replaceChildren(...open.map((tb) => tableItem(tb, tb.free.length
+    ? el("a", { class: "button", href: `/t/${tb.id}` }, t("web.lobby.join"))
+    : el("a", { class: "button secondary", href: `/t/${tb.id}` }, t("web.lobby.watch")))));
+  $("no-tables").hidden = open.length > 0;
 }
 
 async function main() {
