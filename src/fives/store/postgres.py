@@ -18,6 +18,7 @@ from typing import Any
 from fives.store.base import DamagedRow, StaleOwner, Store, StoredAction, StoredTable, StoreError
 from fives.store.migrations import SCHEMA_TABLE, migrations
 from fives.store.rows import TABLE_COLUMNS, rounds_of, table_of
+from fives.store.urls import where
 
 __all__ = ["PostgresStore"]
 
@@ -50,8 +51,6 @@ class PostgresStore(Store):
     @property
     def where(self) -> str:
         """The database's address without its password (for messages)."""
-        from fives.store.open import where
-
         return where(self.url)
 
     async def start(self) -> None:
