@@ -14,7 +14,7 @@ CORE_TESTS := tests/test_rules.py tests/test_properties.py tests/test_examples.p
               tests/test_config_header.py tests/test_replay_lang.py \
               tests/bots/test_sampling.py tests/bots/test_ladder.py tests/bots/test_search_pinned.py
 
-.PHONY: venv run test chromium bench bench-peers clean
+.PHONY: venv run test services chromium bench bench-peers clean
 
 venv: $(NATIVE)
 
@@ -38,13 +38,23 @@ $(NATIVE): $(STAMP) setup.py $(COMPILED)
 run: venv
 	$(BIN)/fives serve
 
-test: venv
+test: venv services
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src/fives/core
 	FIVES_EXPECT_COMPILED=1 $(BIN)/pytest --ignore=tests/browser
 	FIVES_PURE=1 $(BIN)/pytest $(CORE_TESTS)
 	@$(MAKE) --no-print-directory chromium
 	$(BIN)/pytest tests/browser
+
+# The store and cluster tests start their own throwaway PostgreSQL and Redis servers (on free
+# ports, in temporary folders) from Debian's packages, installed here when missing.
+services:
+	@if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1; then \
+	  echo "installing postgresql and redis-server with apt-get (once)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server >/dev/null; \
+	fi
 
 # The browser tests drive Debian's Chromium (../shared/BROWSER-TESTS.md, never `playwright
 # install`); installed here when missing, with fonts for Latin and Devanagari.

@@ -17,6 +17,15 @@ round trip of the person's own actions (send -> their state comes back) and the 
 
     .venv/bin/python bench/load.py --tables 200 --seconds 30
     .venv/bin/python bench/load.py --tables 200 --seconds 30 --bot-delay 0 --forced-delay 0
+
+Against a cluster (docs/cluster.md): ``--setup cluster3`` starts a throwaway PostgreSQL and
+Redis and three ``fives serve`` processes sharing them; each table is created on one process,
+its person plays through that process and its spectator watches through the next one, as a
+load balancer without sticky sessions would spread them. ``--sweep`` measures every setup at
+several numbers of tables in one run and prints the table of docs/cluster.md:
+
+    .venv/bin/python bench/load.py --setup cluster2 --tables 200 --seconds 20
+    .venv/bin/python bench/load.py --sweep 100,200,400 --setups sqlite,cluster1,cluster2,cluster3
 """
 
 from __future__ import annotations
@@ -33,7 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -92,8 +103,10 @@ class TableDriver:
     """One table: a person's seat and a spectator, kept playing (rematches) until stopped."""
 
     def __init__(self, base: str, table: str, token: str, stats: Stats, rng: random.Random,
-                 source: str | None, limits: dict[str, Any]) -> None:
+                 source: str | None, limits: dict[str, Any], watch_base: str | None = None) -> None:
         self.ws_base = base.replace("http://", "ws://")
+        # the spectator may reach the table through another process of a cluster
+        self.watch_base = (watch_base or base).replace("http://", "ws://")
         self.table = table
         self.token = token
         self.stats = stats
@@ -105,9 +118,9 @@ class TableDriver:
         self.sent: dict[int, float] = {}
         self.stop = False
 
-    def connect(self, table: str) -> Any:
+    def connect(self, table: str, base: str | None = None) -> Any:
         local = {"local_addr": (self.source, 0)} if self.source else {}
-        return websockets.connect(f"{self.ws_base}/ws/{table}", max_size=2**22, **local)
+        return websockets.connect(f"{base or self.ws_base}/ws/{table}", max_size=2**22, **local)
 
     async def run(self) -> None:
         while not self.stop:
@@ -117,7 +130,7 @@ class TableDriver:
             self.table = next_table
 
     async def spectate(self, table: str, done: asyncio.Event) -> None:
-        async with self.connect(table) as ws:
+        async with self.connect(table, self.watch_base) as ws:
             await ws.send(json.dumps({"type": "hello"}))
             while not done.is_set():
                 try:
@@ -212,7 +225,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+async def bench(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
+    base = bases[0]
     stats = Stats()
     rng = random.Random(args.seed)
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": args.level}] * (args.players - 1)
@@ -224,25 +238,26 @@ async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> 
         # each simulated person makes their table from their own address
         transport = httpx.AsyncHTTPTransport(local_address=source_address(base, i))
         async with gate, httpx.AsyncClient(transport=transport, timeout=30) as client:
-            r = await client.post(f"{base}/api/tables", json={
+            r = await client.post(f"{bases[i % len(bases)]}/api/tables", json={
                 "game": args.game, "players": args.players, "seats": seats,
                 "name": f"load{i}", "turn_time": 0})
             r.raise_for_status()
             return dict(r.json())
 
     created = await asyncio.gather(*(create(i) for i in range(args.tables)))
-    drivers = [TableDriver(base, c["table"], c["token"], stats, random.Random(rng.random()),
-                           source_address(base, i), limits)
+    drivers = [TableDriver(bases[i % len(bases)], c["table"], c["token"], stats,
+                           random.Random(rng.random()), source_address(base, i), limits,
+                           bases[(i + 1) % len(bases)])
                for i, c in enumerate(created)]
     tasks = [asyncio.get_running_loop().create_task(d.run()) for d in drivers]
     await asyncio.sleep(args.warmup)
-    cpu0 = cpu_seconds(server_pid) if server_pid else None
+    cpu0 = sum(map(cpu_seconds, pids)) if pids else None
     t0 = time.monotonic()
     stats.measuring = True
     await asyncio.sleep(args.seconds)
     stats.measuring = False
     elapsed = time.monotonic() - t0
-    cpu1 = cpu_seconds(server_pid) if server_pid else None
+    cpu1 = sum(map(cpu_seconds, pids)) if pids else None
     for d in drivers:
         d.stop = True
     for t in tasks:
@@ -251,6 +266,7 @@ async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> 
     lat = [x * 1000 for x in stats.latencies]
     rtt = [x * 1000 for x in stats.round_trips]
     return {
+        "setup": args.setup,
         "tables": args.tables,
         "players": args.players,
         "bot_delay": args.bot_delay,
@@ -274,6 +290,67 @@ async def bench(args: argparse.Namespace, base: str, server_pid: int | None) -> 
     }
 
 
+@contextlib.contextmanager
+def servers(args: argparse.Namespace) -> Iterator[tuple[list[str], list[int]]]:
+    """The servers of ``args.setup``: one process on a SQLite file, or N processes on a fresh
+    PostgreSQL database and Redis (both throwaway); their base URLs and process ids."""
+    options = ["--bot-delay", str(args.bot_delay), "--forced-delay", str(args.forced_delay),
+               "--bot-workers", "0", "--log-level", args.server_log, "--create-rate", "0"]
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        if args.setup == "sqlite":
+            commands = [["--db", os.path.join(tmp, "load.sqlite3")]]
+        else:
+            count = int(args.setup.removeprefix("cluster"))
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+            from services import new_database, postgres_server, redis_server
+
+            db = new_database(stack.enter_context(postgres_server()))
+            redis = stack.enter_context(redis_server())
+            commands = [["--db", db, "--redis", redis]] * count
+        procs = []
+        try:
+            for command in commands:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", *command,
+                     *options], stdout=subprocess.PIPE, text=True)
+                procs.append(proc)
+            bases = []
+            for proc in procs:
+                line = proc.stdout.readline() if proc.stdout else ""
+                match = re.search(r"http://[\d.]+:\d+", line)
+                if not match:
+                    raise RuntimeError(f"the server did not start: {line!r}")
+                bases.append(match.group(0))
+            time.sleep(0.5)
+            yield bases, [p.pid for p in procs]
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.wait(10)
+
+
+def sweep(args: argparse.Namespace) -> int:
+    """Every setup at every number of tables; a Markdown table."""
+    rows = []
+    for setup in args.setups.split(","):
+        for tables in (int(t) for t in args.sweep.split(",")):
+            run = argparse.Namespace(**{**vars(args), "setup": setup, "tables": tables})
+            with servers(run) as (bases, pids):
+                result = asyncio.run(bench(run, bases, pids))
+            b = result["broadcast_ms"]
+            rows.append(f"| {setup} | {tables} | {tables * args.players} | "
+                        f"{result['actions_per_s']} | {b['p50']} | {b['p99']} | {b['max']} | "
+                        f"{result['server_cpu_percent']} | {result['client_errors']} |")
+            print(rows[-1], file=sys.stderr, flush=True)
+    print("| setup | tables | seats | actions/s | p50 ms | p99 ms | max ms | server CPU % "
+          "| client errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("\n".join(rows))
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=200)
@@ -287,33 +364,23 @@ def main() -> int:
     p.add_argument("--url", help="use a running server instead of starting one")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the result as JSON only")
+    p.add_argument("--setup", default="sqlite",
+                   help="sqlite (one process), or clusterN: N processes on PostgreSQL and Redis")
+    p.add_argument("--server-log", default="error", help="the servers' log level")
+    p.add_argument("--sweep", help="numbers of tables to measure each setup at (a,b,c)")
+    p.add_argument("--setups", default="sqlite,cluster1,cluster2,cluster3",
+                   help="with --sweep: the setups to measure")
     args = p.parse_args()
+    if args.setup != "sqlite" and not re.fullmatch(r"cluster[1-9]", args.setup):
+        p.error("--setup is sqlite or cluster1 ... cluster9")
+    if args.sweep:
+        return sweep(args)
 
-    proc = None
-    tmp = tempfile.TemporaryDirectory()
-    base = args.url
-    try:
-        if base is None:
-            db = os.path.join(tmp.name, "load.sqlite3")
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
-                 "--bot-delay", str(args.bot_delay), "--forced-delay", str(args.forced_delay),
-                 "--bot-workers", "0", "--log-level", "error", "--create-rate", "0"],
-                stdout=subprocess.PIPE, text=True,
-            )
-            line = proc.stdout.readline() if proc.stdout else ""
-            match = re.search(r"http://[\d.]+:\d+", line)
-            if not match:
-                print(f"error: the server did not start: {line!r}", file=sys.stderr)
-                return 2
-            base = match.group(0)
-            time.sleep(0.5)
-        result = asyncio.run(bench(args, base, proc.pid if proc else None))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
-        tmp.cleanup()
+    if args.url:
+        result = asyncio.run(bench(args, [args.url], []))
+    else:
+        with servers(args) as (bases, pids):
+            result = asyncio.run(bench(args, bases, pids))
     if args.json:
         print(json.dumps(result))
     else:

@@ -12,6 +12,7 @@ on a developer's machine and fail in CI.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -38,3 +39,28 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("shared_examples") and not example_records():
         missing_examples(bool(os.environ.get("CI")))
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """One throwaway PostgreSQL server for the whole run (started only if a test asks)."""
+    from services import postgres_server
+
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server_url: str) -> str:
+    """A fresh, empty PostgreSQL database for one test."""
+    from services import new_database
+
+    return new_database(postgres_server_url)
+
+
+@pytest.fixture(scope="session")
+def redis_server_url() -> Iterator[str]:
+    from services import redis_server
+
+    with redis_server() as url:
+        yield url

@@ -79,8 +79,8 @@ def test_deals_are_server_random_and_the_secret_never_leaves_the_server(tmp_path
     assert records[0]["rounds"][0]["hands"] != records[1]["rounds"][0]["hands"]
     assert all(r["deals"] == "server-random" for r in records)
     store = SqliteStore(db)
-    seeds = [str(store.load(t).meta["seed"]) for t in tables]
-    store.close()
+    seeds = [str(asyncio.run(store.load(t)).meta["seed"]) for t in tables]  # type: ignore[union-attr]
+    store.close_now()
     for seed in seeds:
         assert len(seed) >= 6
         assert not any(seed in text for text in seen), "a table's seed reached a client"
@@ -304,9 +304,9 @@ def test_history_replay_and_record_know_bots_by_kind(tmp_path) -> None:
             "turn_time": 0.0, "seed": 1, "host": 0, "private": False, "invite": None,
             "seats": [{"kind": "human", "name": "expert", "level": None, "token": "x"},
                       {"kind": "bot", "level": "easy", "name": None, "token": None}]}
-    store.create_table("oldmatch1", meta, 1.0)
-    store.finish("oldmatch1", data, 2.0)
-    store.close()
+    asyncio.run(store.create_table("oldmatch1", meta, 1.0))
+    asyncio.run(store.finish("oldmatch1", data, 2.0))
+    store.close_now()
     with running_server(fast_settings(str(db))) as base:
         [listed] = httpx.get(f"{base}/api/matches", timeout=5).json()["matches"]
         assert listed["seats"] == ["expert", "easy"] and listed["kinds"] == ["human", "bot"]

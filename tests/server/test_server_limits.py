@@ -420,10 +420,10 @@ def test_waiting_tables_expire_and_unwatched_bots_stop(tmp_path) -> None:
         lobby = {t["id"] for t in httpx.get(f"{base}/api/tables", timeout=5).json()["tables"]}
         assert bots not in lobby
     store = SqliteStore(db)
-    assert store.load(waiting).status == "expired"
-    assert store.load(bots).status == "abandoned"
-    assert store.unfinished() == []
-    store.close()
+    assert asyncio.run(store.load(waiting)).status == "expired"  # type: ignore[union-attr]
+    assert asyncio.run(store.load(bots)).status == "abandoned"  # type: ignore[union-attr]
+    assert asyncio.run(store.unfinished()) == []
+    store.close_now()
 
 
 def test_bots_stop_playing_a_peoples_match_when_nobody_is_there(tmp_path) -> None:
@@ -442,9 +442,11 @@ def test_bots_stop_playing_a_peoples_match_when_nobody_is_there(tmp_path) -> Non
         def stored_actions() -> int:
             store = SqliteStore(db, exclusive=False)
             try:
-                return sum(len(r.actions) for r in store.load(created["table"]).rounds)
+                stored = asyncio.run(store.load(created["table"]))
+                assert stored is not None
+                return sum(len(r.actions) for r in stored.rounds)
             finally:
-                store.close()
+                store.close_now()
 
         async def visit() -> int:
             c = await SeatClient(base, created["table"], created["token"]).connect()

@@ -119,7 +119,7 @@ def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path) -> None
         assert f"process {proc.pid}" in out.stderr
         with pytest.raises(StoreError, match="in use"):
             SqliteStore(db)
-        SqliteStore(db, exclusive=False).close()  # reading alongside is fine
+        SqliteStore(db, exclusive=False).close_now()  # reading alongside is fine
         assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)

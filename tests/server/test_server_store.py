@@ -1,5 +1,6 @@
-"""The store: a round trip through SQLite, and a failing store that refuses an action cleanly
-(nothing applied, nothing broadcast, a clear error)."""
+"""The server over a failing store: an action refused cleanly (nothing applied, nothing
+broadcast, a clear error); a match's end never half kept; damaged rows set aside. (The store
+itself, on every database: tests/store.)"""
 
 from __future__ import annotations
 
@@ -11,36 +12,15 @@ from fives.store import SqliteStore, StoredAction, StoreError
 from .harness import SeatClient, create_table, fast_settings, running_server, seat_both
 
 
-def test_sqlite_round_trip(tmp_path) -> None:
-    path = tmp_path / "s.sqlite3"
-    store = SqliteStore(path)
-    store.create_table("t1", {"game": "block", "seats": []}, 1.0)
-    store.add_round("t1", 0, 1, [["0-0"], ["1-1"]], ["2-2"], 2.0)
-    store.add_action("t1", 0, StoredAction(2, 1, "1-1", "player", 3.0))
-    store.add_action("t1", 0, StoredAction(3, 0, "pass", "forced", 4.0))
-    store.update_meta("t1", {"game": "block", "seats": [1]})
-    store.close()
-    again = SqliteStore(path)
-    [table] = again.unfinished()
-    assert table.meta["seats"] == [1]
-    assert table.rounds[0].hands == [["0-0"], ["1-1"]]
-    assert [a.action for a in table.rounds[0].actions] == ["1-1", "pass"]
-    again.finish("t1", {"game": "block"}, 5.0)
-    assert again.unfinished() == []
-    assert again.finished()[0].record == {"game": "block"}
-    assert again.load("nope") is None
-    again.close()
-
-
 class FlakyStore(SqliteStore):
     """Writes actions until told to fail."""
 
     fail = False
 
-    def add_action(self, table_id, round_no, action, finished=None):  # type: ignore[no-untyped-def]
+    async def add_action(self, table_id, round_no, action, finished=None, fence=None):  # type: ignore[no-untyped-def]
         if self.fail:
             raise StoreError("disk full")
-        super().add_action(table_id, round_no, action, finished)
+        await super().add_action(table_id, round_no, action, finished, fence)
 
 
 def test_a_failing_store_refuses_the_action(tmp_path) -> None:
@@ -74,17 +54,17 @@ class FinishFailsOnce(SqliteStore):
 
     failed = False
 
-    def add_action(self, table_id, round_no, action, finished=None):  # type: ignore[no-untyped-def]
+    async def add_action(self, table_id, round_no, action, finished=None, fence=None):  # type: ignore[no-untyped-def]
         if finished is not None and not self.failed:
             self.failed = True
             raise StoreError("disk full")
-        super().add_action(table_id, round_no, action, finished)
+        await super().add_action(table_id, round_no, action, finished, fence)
 
-    def finish(self, table_id, record, ts):  # type: ignore[no-untyped-def]
+    async def finish(self, table_id, record, ts, fence=None):  # type: ignore[no-untyped-def]
         if not self.failed:
             self.failed = True
             raise StoreError("disk full")
-        super().finish(table_id, record, ts)
+        await super().finish(table_id, record, ts, fence)
 
 
 def test_a_match_seen_over_is_stored_over(tmp_path) -> None:
@@ -134,20 +114,21 @@ def test_a_match_whose_finish_was_lost_is_finished_at_start(tmp_path) -> None:
     meta = {"game": "block", "players": 2, "teams": False, "target": 10, "rules": {},
             "turn_time": 0.0, "seed": 1, "host": None, "private": False, "invite": None,
             "seats": [{"kind": "bot", "level": "random"}] * 2}
-    store.create_table("lostfinish", meta, 1.0)
+    asyncio.run(store.create_table("lostfinish", meta, 1.0))
     n = 0
     replayed = State(record.config)
     for k, rnd in enumerate(record.rounds):
         n += 1
-        store.add_round("lostfinish", k, rnd.leader, [[str(t) for t in h] for h in rnd.hands],
-                        [str(t) for t in rnd.stock], 2.0)
+        asyncio.run(store.add_round("lostfinish", k, rnd.leader,
+                                    [[str(t) for t in h] for h in rnd.hands],
+                                    [str(t) for t in rnd.stock], 2.0))
         replayed.start_round(rnd.hands, rnd.stock, rnd.leader)
         for text in rnd.actions:
             n += 1
             seat = replayed.turn
             replayed.play(Action.parse(text))
-            store.add_action("lostfinish", k, StoredAction(n, seat, text, "bot", 3.0))
-    store.close()
+            asyncio.run(store.add_action("lostfinish", k, StoredAction(n, seat, text, "bot", 3.0)))
+    store.close_now()
     with running_server(fast_settings(str(db))) as base:
         listed = httpx.get(f"{base}/api/matches", timeout=5).json()["matches"]
         assert [m["id"] for m in listed] == ["lostfinish"]
@@ -195,5 +176,5 @@ def test_damaged_rows_are_set_aside_and_the_server_starts(tmp_path) -> None:
     store = SqliteStore(db)
     kept = {row: store._query("SELECT status FROM tables WHERE id = ?", (row,))[0][0]
             for row in ids}
-    store.close()
+    store.close_now()
     assert kept == {table: "damaged" for table in ids}

@@ -15,6 +15,7 @@ from fives.cli import (
     analyse_cmd,
     bench_cmd,
     bot_cmd,
+    db_cmd,
     play_cmd,
     random_cmd,
     replay_cmd,
@@ -31,7 +32,8 @@ from fives.cli.errors import (
 from fives.compiled import build
 from fives.i18n import default_language, t
 
-COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd, play_cmd]
+COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd,
+            db_cmd, play_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

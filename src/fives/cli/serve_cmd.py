@@ -1,4 +1,6 @@
-"""``fives serve``: the browser game on http://HOST:PORT, with an embedded SQLite store.
+"""``fives serve``: the browser game on http://HOST:PORT, with an embedded SQLite store, or
+as one of many processes sharing PostgreSQL and Redis (``--db postgresql://… --redis redis://…``,
+``--workers N`` on one machine; docs/cluster.md).
 
 Prints the address to open, then serves until interrupted (Ctrl-C). Unfinished tables in the
 database come back where they were.
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.util
 import logging
 import socket
 import sys
@@ -29,8 +32,18 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
-    p.add_argument("--db", default=d.db, metavar="PATH",
-                   help=f"the SQLite database file (default {d.db})")
+    p.add_argument("--db", default=d.db, metavar="URL",
+                   help=f"the database: a SQLite file (a path or sqlite:///path; default {d.db}) "
+                        "or postgresql://user:pass@host:port/name (several processes)")
+    p.add_argument("--redis", default=d.redis, metavar="URL",
+                   help="Redis between the server processes of one site (redis://host:port/0); "
+                        "needs a postgresql:// --db")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="server processes on this machine sharing the port (default 1; more "
+                        "need --db postgresql://… and --redis)")
+    p.add_argument("--lease", type=float, default=d.lease, metavar="S",
+                   help=f"with --redis: a process that stops renewing its lease for this long is "
+                        f"taken for dead and its tables move (default {d.lease:g})")
     p.add_argument("--turn-time", type=float, default=d.turn_time, metavar="S",
                    help=f"the turn clock offered by default, in seconds (0: off; default "
                         f"{d.turn_time:g})")
@@ -64,6 +77,8 @@ def register(sub: Any) -> None:
                         "which predicts every hand (off: deals are the server's secret)")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--log-format", default="text", choices=["text", "json"],
+                   help="json: one object a line, with the process and the table (default text)")
     p.set_defaults(func=run)
 
 
@@ -89,15 +104,36 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _logging(level: str, form: str) -> None:
+    handler = logging.StreamHandler()
+    if form == "json":
+        from fives.server.logs import JsonFormatter
+
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s [%(process)d]: %(message)s"))
+    logging.basicConfig(level=level.upper(), handlers=[handler])
+
+
+def _serve(settings: Any, sock: socket.socket, log_level: str) -> None:
+    """One server process on the listening socket, until it is told to stop."""
+    import uvicorn
+
+    from fives.server import create_app
+    from fives.server.serving import uvicorn_config
+
+    config = uvicorn_config(create_app(settings), settings, log_level=log_level)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 def run(args: argparse.Namespace) -> int:
-    try:
-        import uvicorn
-    except ImportError:
-        raise UsageError("the server needs its extras: pip install 'fives[server]'") from None
-    from fives.server import Settings, create_app
+    if importlib.util.find_spec("uvicorn") is None:
+        raise UsageError("the server needs its extras: pip install 'fives[server]'")
     from fives.server.guard import fd_budget
-    from fives.server.serving import loop_name, parser_name, uvicorn_config
-    from fives.store import StoreError, open_store
+    from fives.server.serving import loop_name, parser_name
+    from fives.server.settings import Settings
+    from fives.store import StoreError, is_postgres
+    from fives.store.open import upgrade, where
 
     for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate"):
         if getattr(args, name) < 0:
@@ -107,13 +143,26 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
     if args.turn_time and args.turn_time < 3:
         raise UsageError("--turn-time is 0 (off) or at least 3 seconds")
+    if not 0.3 <= args.lease <= 60:
+        raise UsageError("--lease must be 0.3 to 60 seconds")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.redis and not is_postgres(args.db):
+        raise UsageError("--redis shares tables between processes: it needs --db postgresql://… "
+                         "(a SQLite file serves one process)")
+    if args.workers > 1 and not args.redis:
+        raise UsageError("--workers above 1 needs --db postgresql://… and --redis redis://…")
+    if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--redis must be redis://host:port/db, not {args.redis}")
     try:
-        open_store(args.db).close()
+        upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     fd_budget(raise_soft=True)  # as many connections as the system allows this process
     settings = Settings(
         db=args.db,
+        redis=args.redis,
+        lease=args.lease,
         turn_time=args.turn_time,
         bot_delay=args.bot_delay,
         forced_delay=args.forced_delay,
@@ -129,13 +178,18 @@ def run(args: argparse.Namespace) -> int:
     sock = _bind(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    config = uvicorn_config(create_app(settings), settings, log_level=args.log_level)
-    server = uvicorn.Server(config)
-    print(f"fives: serving on http://{shown}:{port}/ (database {args.db}; {loop_name()}, "
-          f"{parser_name()}; Ctrl-C to stop)", flush=True)
+    _logging(args.log_level, args.log_format)
+    workers = f", {args.workers} workers" if args.workers > 1 else ""
+    print(f"fives: serving on http://{shown}:{port}/ (database {where(args.db)}{workers}; "
+          f"{loop_name()}, {parser_name()}; Ctrl-C to stop)", flush=True)
     try:
-        server.run(sockets=[sock])
+        if args.workers > 1:
+            from fives.server.workers import prepare_metrics, supervise
+
+            prepare_metrics()  # before any metric exists
+            supervise(args.workers, sock, lambda s: _serve(settings, s, args.log_level))
+        else:
+            _serve(settings, sock, args.log_level)
     except KeyboardInterrupt:
         pass
     finally:

@@ -8,6 +8,7 @@ import hmac
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -29,17 +30,19 @@ from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES
 from fives.server.assets import Assets, PlainStatic, VersionedStatic
 from fives.server.bots import bot_levels
+from fives.server.cluster.remote import ClusterDown, RemoteTable
 from fives.server.conn import Conn
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
 from fives.server.manager import TableManager, player_count
-from fives.server.messages import ClientError, error_message, parse_message
+from fives.server.messages import REFUSALS, ClientError, error_message, parse_message
+from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
 from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
 from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
 from fives.server.table import Table
-from fives.store.base import DamagedRow, Store, StoredTable
-from fives.store.sqlite import open_store
+from fives.store.base import DamagedRow, Store, StoredTable, StoreError
+from fives.store.open import open_store
 
 __all__ = ["create_app"]
 
@@ -63,9 +66,6 @@ def _lang(request: Request) -> str:
 #: the HTTP status of a refused creation, by the reason's code (else 400)
 _STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
            "too_many_seats": 429, "server_full": 503}
-
-#: the close code of a connection turned away at hello, by the reason's code
-_REFUSALS = {"private_table": 4403, "too_many_watchers": 4429}
 
 
 def _addr(conn: Request | WebSocket) -> str:
@@ -92,6 +92,16 @@ async def _json_body(request: Request) -> Any:
         raise ClientError("bad_json") from None
 
 
+async def _gauges(manager: TableManager) -> None:
+    """Tables and connections held, for /metrics, every second."""
+    while True:
+        by_status = Counter(t.status for t in manager.tables.values())
+        for status in ("waiting", "playing", "over"):
+            TABLES.labels(status).set(by_status[status])
+        CONNECTIONS.set(sum(t.connected for t in manager.tables.values()))
+        await asyncio.sleep(1.0)
+
+
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Starlette:
     """The app; ``store`` replaces the SQLite file of ``settings.db`` (another database)."""
     settings = settings or Settings()
@@ -101,17 +111,31 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = given_store if given_store is not None else open_store(settings.db)
-        manager = TableManager(store, settings)
+        store: Store = given_store if given_store is not None else open_store(settings.db)
+        cluster = None
+        if settings.redis:
+            from fives.server.cluster.node import Cluster  # needs the cluster extras
+
+            cluster = Cluster(settings.redis, settings.lease)
+            store = cluster.fenced(store)
+        await store.start()
+        manager = TableManager(store, settings, owners=cluster)
         state["manager"] = manager
+        state["cluster"] = cluster
         app.state.manager = manager
+        if cluster is not None:
+            await cluster.start(manager)
         await manager.startup()
+        gauges = asyncio.get_running_loop().create_task(_gauges(manager))
         log.info("event loop %s, HTTP parser %s", running_loop_name(), parser_name())
         try:
             yield
         finally:
+            gauges.cancel()
             await manager.shutdown()
-            store.close()
+            if cluster is not None:
+                await cluster.stop()
+            await store.close()
 
     assets = Assets.load(WEB)
 
@@ -178,11 +202,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": manager().lobby()})
+            return JSONResponse({"tables": await manager().lobby()})
         try:
             check_create_rate(request)
             spec = await _json_body(request)
-            table, seat, token = manager().create(spec, _addr(request))
+            table, seat, token = await manager().create(spec, _addr(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
@@ -225,7 +249,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 + [{"kind": "bot", "level": level}] * (players - 1),
                 "seed": body.get("seed"),
             }
-            table, seat, token = manager().create(spec, _addr(request))
+            table, seat, token = await manager().create(spec, _addr(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
@@ -238,7 +262,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if not 0 <= offset <= 1_000_000:
             return _error(request, ClientError("bad_request"))
         out = []
-        for stored in manager().store.finished(limit=50, offset=offset, listed_only=True):
+        for stored in await manager().store.finished(limit=50, offset=offset, listed_only=True):
             meta = stored.meta
             record = stored.record or {}
             out.append(
@@ -260,10 +284,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         its kind, never because of its name."""
         return [str(s.get("kind", "human")) for s in stored.meta.get("seats", [])]
 
-    def _finished(request: Request) -> StoredTable:
+    async def _finished(request: Request) -> StoredTable:
         table_id = request.path_params["table_id"]
         try:
-            stored = manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
+            stored = await manager().store.load(table_id) if 4 <= len(table_id) <= 32 else None
         except DamagedRow:
             stored = None
         if stored is None or stored.status not in ("open", "over"):
@@ -280,7 +304,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_record(request: Request) -> Response:
         try:
-            record = _finished(request).record or {}
+            record = (await _finished(request)).record or {}
         except ClientError as err:
             return _error(request, err, 404)
         name = f"fives-{record.get('game', 'match')}-{request.path_params['table_id']}.json"
@@ -292,7 +316,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_replay(request: Request) -> Response:
         try:
-            stored = _finished(request)
+            stored = await _finished(request)
             record = Record.from_data(stored.record)
             frames = replay_frames(record)
             frames["kinds"] = _seat_kinds(stored)
@@ -346,17 +370,34 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             await asyncio.sleep(settings.close_grace)
             guard.abort(ws.scope.get(PEER))
 
-        conn = Conn(ws.send_text, settings.rate, settings.burst, settings.outbox, drop, addr)
+        async def end(code: int) -> None:
+            """Close with ``code`` once the outbox is sent (a table that moved, a refusal
+            decided by the table's owner in another process)."""
+            deadline = time.monotonic() + settings.close_grace
+            while not conn.outbox.empty() and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            conn.closed = True
+            with contextlib.suppress(Exception):
+                await ws.close(code=code)
+
+        conn = Conn(ws.send_text, settings.rate, settings.burst, settings.outbox, drop, addr,
+                    end)
         lang = ws.query_params.get("lang")
         if lang in LANGUAGES:
             conn.lang = lang
         if not connects.take(addr):  # a reconnect loop is slowed down before it costs anything
             await refuse(ws, conn.lang, ClientError("rate_limited"), 4429)
             return
-        table = manager().get(table_id)
-        if table is None:
+        try:
+            found = await manager().find(table_id)
+        except ClusterDown:  # who owns the table cannot be known now: the page tries again
+            await refuse(ws, conn.lang, ClientError("server"), 1013)
+            return
+        if found is None:
             await refuse(ws, conn.lang, ClientError("not_found"), 4404)
             return
+        table: Table | RemoteTable = (
+            state["cluster"].remote(table_id, found) if isinstance(found, str) else found)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         hello_by = time.monotonic() + settings.hello_timeout
         try:
@@ -372,6 +413,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         return
                 if message["type"] == "websocket.disconnect":
                     break
+                received = time.time()
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
@@ -394,10 +436,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         try:
                             table.attach(conn, msg.get("token"), msg.get("invite"))
                         except ClientError as err:
-                            await refuse(ws, conn.lang, err, _REFUSALS.get(err.code, 4400))
+                            await refuse(ws, conn.lang, err, REFUSALS.get(err.code, 4400))
                             return
                         continue
-                    await table.handle(conn, msg)
+                    await table.handle(conn, msg, received)
                 except ClientError as err:
                     conn.error(err, table.n)
                 if conn.closed:
@@ -420,7 +462,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                     await ws.close()
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "tables": len(manager().tables)})
+        """The store's and the bus's health: 200 when both answer, else 503."""
+        health: dict[str, Any] = {"ok": True, "tables": len(manager().tables), "store": "ok",
+                                  "bus": "off"}
+        try:
+            await asyncio.wait_for(manager().store.ping(), 2.0)
+        except (StoreError, TimeoutError) as exc:
+            health.update(ok=False, store=str(exc) or "timeout")
+        cluster = state["cluster"]
+        if cluster is not None:
+            status = cluster.status()
+            health.update(process=status["process"],
+                          bus="ok" if status["bus"] and status["lease"] else "down")
+            health["ok"] = health["ok"] and health["bus"] == "ok"
+        return JSONResponse(health, status_code=200 if health["ok"] else 503)
+
+    async def metrics(request: Request) -> Response:
+        return Response(exposition(), media_type=CONTENT_TYPE)
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -443,6 +501,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
         Route("/healthz", healthz),
+        Route("/metrics", metrics),
         Route("/api/i18n/{lang}", api_i18n),
         Route("/api/meta", api_meta),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from fives.server.messages import ClientError, error_message
@@ -36,9 +36,14 @@ class Conn:
         queue_size: int = 1000,
         drop: Callable[[], Awaitable[None]] | None = None,
         addr: str = "?",
+        end: Callable[[int], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         self._send = send
         self._drop = drop
+        self._end = end
+        self.ending: asyncio.Task[None] | None = None
+        #: its number on the bus while its table is owned by another process
+        self.cid = 0
         self.addr = addr  # the client's address (per-address limits)
         self.seat: int | None = None
         self.lang = "en"
@@ -63,6 +68,13 @@ class Conn:
             self.outbox.get_nowait()
         if self._drop is not None and self.dropping is None:
             self.dropping = asyncio.get_running_loop().create_task(self._drop())
+
+    def end(self, code: int) -> None:
+        """Close the connection with ``code`` once its outbox is sent: 1012 when its table
+        moves to another process (the page reconnects and finds it there), or the code of a
+        refusal decided by the table's owner in another process."""
+        if self._end is not None and self.ending is None:
+            self.ending = asyncio.get_running_loop().create_task(self._end(code))
 
     def send(self, obj: dict[str, Any]) -> None:
         self.send_text(dumps(obj))

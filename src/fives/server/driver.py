@@ -30,7 +30,7 @@ from fives.server.bots import BotRunner
 from fives.server.messages import ClientError
 from fives.server.meta import TableMeta
 from fives.server.settings import Settings
-from fives.store.base import How, StoreError
+from fives.store.base import How, StaleOwner, StoreError
 
 __all__ = ["Driven", "Driver"]
 
@@ -71,11 +71,11 @@ class Driven(Protocol):
 
     def broadcast(self) -> None: ...
 
-    def apply(self, seat: int, code: int, how: How) -> None: ...
+    async def apply(self, seat: int, code: int, how: How) -> None: ...
 
-    def deal(self) -> None: ...
+    async def deal(self) -> None: ...
 
-    def release_silent_seats(self) -> None: ...
+    async def release_silent_seats(self) -> None: ...
 
 
 class Driver:
@@ -144,6 +144,9 @@ class Driver:
             try:
                 await self._step(step, planned_n)
             except ClientError:  # the store refused the action: try again shortly
+                await asyncio.sleep(1.0)
+            except StaleOwner as exc:  # another process owns the table now
+                log.warning("table %s: %s", table.id, exc)
                 await asyncio.sleep(1.0)
             except StoreError:
                 log.exception("table %s: store failed; retrying shortly", table.id)
@@ -234,10 +237,10 @@ class Driver:
                 return  # something happened meanwhile: plan again
             state = table.state
             if step == "release":
-                table.release_silent_seats()
+                await table.release_silent_seats()
             elif step == "deal":
                 if state.needs_deal() and table.status == "playing":
-                    table.deal()
+                    await table.deal()
             elif step == "idle":
                 seat_no = state.turn
                 if seat_no >= 0 and not table.meta.seats[seat_no].away:
@@ -246,7 +249,7 @@ class Driver:
             elif step == "forced":
                 legal = state.legal_codes()
                 if len(legal) == 1:
-                    table.apply(state.turn, legal[0], "forced")
+                    await table.apply(state.turn, legal[0], "forced")
             elif step == "timeout":
                 await self._time_out(state.turn)
 
@@ -254,14 +257,14 @@ class Driver:
         """The clock ran out: draw as needed, then the easy bot's choice, for the player."""
         table = self.table
         while table.state.legal_codes() == [_DRAW]:
-            table.apply(seat_no, _DRAW, "forced")
+            await table.apply(seat_no, _DRAW, "forced")
         code = await self.choose("easy", seat_no)
         if table.state.turn == seat_no:
             seat = table.meta.seats[seat_no]
             seat.timeouts += 1
             if seat.timeouts >= 3:
                 seat.away = True
-            table.apply(seat_no, code, "timeout")
+            await table.apply(seat_no, code, "timeout")
 
     async def _bot_move(self, planned_n: int, delay: float) -> None:
         """A bot (or the bot keeping an absent player's seat) thinks, then moves once its
@@ -285,7 +288,7 @@ class Driver:
             state = table.state
             if table.n == planned_n and state.turn == seat_no and code in state.legal_codes():
                 try:
-                    table.apply(seat_no, code, how)
+                    await table.apply(seat_no, code, how)
                 except ClientError:
                     await asyncio.sleep(1.0)
 

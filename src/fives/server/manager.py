@@ -9,7 +9,7 @@ import secrets
 import time
 from collections import Counter
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from fives.bots.host import Seeds
 from fives.core.games import GAMES, Config, RulesError
@@ -21,11 +21,17 @@ from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token
 from fives.store.base import DamagedRow, Store, StoreError
 
-__all__ = ["TableManager", "TableSpec", "player_count"]
+__all__ = ["MOVED", "Owners", "TableManager", "TableSpec", "player_count"]
 
 log = logging.getLogger("fives.server")
 
 TableSpec = dict[str, Any]
+
+#: tables the lobby shows at most
+LOBBY_SIZE = 60
+
+#: the close code that sends a page to reconnect: its table moved (or is moving) elsewhere
+MOVED = 1012
 
 
 def player_count(value: Any) -> int:
@@ -36,26 +42,44 @@ def player_count(value: Any) -> int:
     return value
 
 
+class Owners(Protocol):
+    """Who owns which table, when several processes share the store (fives.cluster)."""
+
+    async def acquire(self, table_id: str) -> str | None:
+        """Own the table unless a live process does: None if this process owns it now,
+        else the owner's id."""
+
+    async def release(self, table_id: str) -> None:
+        """This process no longer holds the table (dropped from memory, or never loaded)."""
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The lobby's candidates of the other processes, as they published them."""
+
+
 class TableManager:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    """The tables this process holds. Alone (``owners`` None) it holds every table of its
+    store; in a cluster only those it owns (each taken with a fencing token from the store)."""
+
+    def __init__(self, store: Store, settings: Settings, owners: Owners | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.owners = owners
         self.tables: dict[str, Table] = {}
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
                                       self.create_rematch)
         self._sweeper: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Task[Table | str | None]] = {}  # restores under way
 
     # -- life cycle --------------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Bring back every unfinished table exactly where it was (a table that waited for
-        players longer than waiting_ttl is set aside instead)."""
+        players longer than waiting_ttl is set aside instead); in a cluster, those that no
+        live process owns."""
         now = time.time()
-        for table_id in self.store.unfinished_ids():
-            table = self._restore(table_id, expire_before=now - self.settings.waiting_ttl)
-            if table is not None:
-                table.start()
+        for table_id in await self.store.unfinished_ids():
+            await self.take(table_id, expire_before=now - self.settings.waiting_ttl)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def shutdown(self) -> None:
@@ -64,7 +88,9 @@ class TableManager:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         for table in list(self.tables.values()):
+            # not released: in a cluster the others take them over as soon as we are gone
             await table.close()
+        self.tables.clear()
         self.bots.close()
 
     async def _sweep(self) -> None:
@@ -79,60 +105,112 @@ class TableManager:
                 idle = now - table.last_seen
                 if table.status == "over":
                     if now - max(table.finished_at or 0, table.last_seen) > self.settings.finished_ttl:
-                        await self._drop(table_id)
+                        await self.drop(table_id)
                 elif table.status == "waiting" and idle > self.settings.waiting_ttl:
-                    self._set_aside(table_id, "expired")
-                    await self._drop(table_id)
+                    await self._set_aside(table_id, "expired", table.fence)
+                    await self.drop(table_id)
                 elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
-                    self._set_aside(table_id, "abandoned")
-                    await self._drop(table_id)
+                    await self._set_aside(table_id, "abandoned", table.fence)
+                    await self.drop(table_id)
 
-    async def _drop(self, table_id: str) -> None:
+    async def drop(self, table_id: str, moved: bool = False) -> None:
+        """Let the table go: stop it and give up its ownership. ``moved``: it belongs to
+        another process now (or will), and its connections are closed so that their pages
+        reconnect and find it there."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             await table.close()
+            if moved:
+                for conn in table.conns():
+                    conn.end(MOVED)
+            if self.owners is not None:
+                await self.owners.release(table_id)
 
-    def _set_aside(self, table_id: str, status: str) -> None:
+    async def _set_aside(self, table_id: str, status: str, fence: int | None = None) -> None:
         log.info("table %s: %s", table_id, status)
         try:
-            self.store.set_aside(table_id, status)
+            await self.store.set_aside(table_id, status, fence)
         except StoreError:
             log.exception("table %s: cannot be set aside", table_id)
 
     # -- lookup ------------------------------------------------------------------------------
 
-    def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> Table | None:
+        """The table if this process holds it or can take it (None: not there, or owned by
+        another process: see :meth:`find`)."""
+        found = await self.find(table_id)
+        return found if isinstance(found, Table) else None
+
+    async def find(self, table_id: str) -> Table | str | None:
+        """The table held here (taken first if nobody holds it), the id of the process that
+        holds it, or None (no such table)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if not isinstance(table_id, str) or not 4 <= len(table_id) <= 32:
             return None
-        table = self._restore(table_id)
+        return await self.take(table_id)
+
+    async def take(self, table_id: str, expire_before: float | None = None) -> Table | str | None:
+        """Hold the stored table: own it (in a cluster: acquire it and claim a fencing token),
+        restore it and start it. The owner's id if another live process holds it. Callers
+        that ask for the same table meanwhile wait for the one restore."""
+        pending = self._taking.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        task = asyncio.get_running_loop().create_task(self._take(table_id, expire_before))
+        self._taking[table_id] = task
+        try:
+            return await asyncio.shield(task)
+        finally:
+            if task.done():
+                self._taking.pop(table_id, None)
+            else:
+                task.add_done_callback(lambda _: self._taking.pop(table_id, None))
+
+    async def _take(self, table_id: str, expire_before: float | None) -> Table | str | None:
+        table = self.tables.get(table_id)
         if table is not None:
-            table.start()
+            return table
+        fence = None
+        if self.owners is not None:
+            owner = await self.owners.acquire(table_id)
+            if owner is not None:
+                return owner
+            fence = await self.store.claim(table_id)
+            if fence is None:  # no such table
+                await self.owners.release(table_id)
+                return None
+        table = await self._restore(table_id, expire_before, fence)
+        if table is None:
+            if self.owners is not None:
+                await self.owners.release(table_id)
+            return None
+        table.start()
         return table
 
-    def _restore(self, table_id: str, expire_before: float | None = None) -> Table | None:
+    async def _restore(self, table_id: str, expire_before: float | None = None,
+                       fence: int | None = None) -> Table | None:
         """A stored table back in play, or None: not there, set aside, or damaged (then
         quarantined: logged, kept and marked, and every other table goes on)."""
         try:
-            stored = self.store.load(table_id)
+            stored = await self.store.load(table_id)
         except DamagedRow as exc:
             log.error("%s; it is set aside", exc)
-            self._set_aside(table_id, "damaged")
+            await self._set_aside(table_id, "damaged", fence)
             return None
         if stored is None or stored.status not in ("open", "over"):
             return None
         if (expire_before is not None and stored.status == "open" and not stored.rounds
                 and stored.created < expire_before):
-            self._set_aside(table_id, "expired")
+            await self._set_aside(table_id, "expired", fence)
             return None
         try:
-            table = Table.restore(self.services, stored)
+            table = await Table.restore(self.services, stored, fence)
         except (RecordError, RulesError, KeyError, ValueError, TypeError, IndexError) as exc:
             log.error("table %s cannot be restored (%s); it is set aside", table_id, exc)
             if stored.status == "open":
-                self._set_aside(table_id, "damaged")
+                await self._set_aside(table_id, "damaged", fence)
             return None
         self.tables[table_id] = table
         return table
@@ -145,6 +223,11 @@ class TableManager:
             if table.status != "over"
             for seat in table.meta.seats
         )
+
+    def listed(self) -> list[Table]:
+        """This process's tables that the lobby may show."""
+        return [t for t in self.tables.values()
+                if t.status in ("waiting", "playing") and not t.meta.private]
 
     def mine(self, claims: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """The tables not yet over where a browser holds a seat, from the (table, token) pairs
@@ -160,22 +243,36 @@ class TableManager:
                 found.append({**table.lobby_entry(), "seat": seat, "private": table.meta.private})
         return found
 
-    def lobby(self) -> list[dict[str, Any]]:
+    async def lobby(self) -> list[dict[str, Any]]:
         """Open tables, those where someone is waiting for players now first; a few per
-        creating address, so that nobody can bury the others' tables under their own."""
-        open_tables = [t for t in self.tables.values()
-                       if t.status in ("waiting", "playing") and not t.meta.private]
-        open_tables.sort(key=lambda t: (t.status != "waiting", not t.people_here, -t.created))
-        shown: list[Table] = []
+        creating address, so that nobody can bury the others' tables under their own. In a
+        cluster, every process's tables."""
+        entries = self.lobby_candidates()
+        if self.owners is not None:
+            entries = self._pick(entries + await self.owners.lobby())
+        for entry in entries:
+            del entry["by"], entry["people_here"]
+        return entries
+
+    def lobby_candidates(self) -> list[dict[str, Any]]:
+        """This process's part of the lobby (what it publishes to the others in a cluster):
+        the lobby's choice among its own tables, which always holds every table the choice
+        among all processes' tables could show."""
+        return self._pick([t.lobby_candidate() for t in self.listed()])
+
+    def _pick(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        entries.sort(key=lambda e: (e["status"] != "waiting", not e["people_here"],
+                                    -e["created"]))
+        shown: list[dict[str, Any]] = []
         per_address: Counter[str] = Counter()
-        for table in open_tables:
-            if per_address[table.meta.by] >= self.settings.lobby_per_address:
+        for entry in entries:
+            if per_address[entry["by"]] >= self.settings.lobby_per_address:
                 continue
-            per_address[table.meta.by] += 1
-            shown.append(table)
-            if len(shown) == 60:
+            per_address[entry["by"]] += 1
+            shown.append(entry)
+            if len(shown) == LOBBY_SIZE:
                 break
-        return [t.lobby_entry() for t in shown]
+        return shown
 
     def _check_quotas(self, meta: TableMeta, addr: str) -> None:
         """Tables in all, per address, and bots' matches (they play on with nobody there)."""
@@ -196,13 +293,13 @@ class TableManager:
 
     # -- creation ----------------------------------------------------------------------------
 
-    def _new_id(self) -> str:
+    async def _new_id(self) -> str:
         while True:
             table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-            if table_id not in self.tables and self.store.load(table_id) is None:
+            if table_id not in self.tables and await self.store.load(table_id) is None:
                 return table_id
 
-    def create(self, spec: TableSpec, addr: str = "?") -> tuple[Table, int | None, str | None]:
+    async def create(self, spec: TableSpec, addr: str = "?") -> tuple[Table, int | None, str | None]:
         """A new table from the lobby's form; the creator (at ``addr``) takes the first human
         seat.
 
@@ -220,10 +317,17 @@ class TableManager:
             seat.token_hash = hash_token(token)
             seat.addr = addr
             meta.host = creator
-        return self._open(meta), creator, token
+        return await self._open(meta), creator, token
 
-    def _open(self, meta: TableMeta) -> Table:
-        table = Table.new(self.services, self._new_id(), meta)
+    async def _open(self, meta: TableMeta) -> Table:
+        """A new table, held (and in a cluster owned, with the first fencing token) here."""
+        table_id = await self._new_id()
+        fence = None
+        if self.owners is not None:
+            # a fresh random id nobody holds yet: acquiring it cannot fail
+            await self.owners.acquire(table_id)
+            fence = 1
+        table = await Table.new(self.services, table_id, meta, fence)
         self.tables[table.id] = table
         table.start()
         return table
@@ -305,7 +409,7 @@ class TableManager:
         )
         return meta, creator
 
-    def create_rematch(self, old: Table) -> str:
+    async def create_rematch(self, old: Table) -> str:
         """A new match at the same table: same game, seats, players and their tokens, the
         same privacy and invite."""
         # a test's seeded table stays predictable in its rematch; any other gets a new secret
@@ -318,4 +422,4 @@ class TableManager:
             rematch=None,
             rematch_of=old.id,
         )
-        return self._open(meta).id
+        return (await self._open(meta)).id

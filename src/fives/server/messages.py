@@ -15,7 +15,10 @@ from typing import Any
 
 from fives.i18n import LANGUAGES, t
 
-__all__ = ["ClientError", "SHAPES", "error_message", "parse_message"]
+__all__ = ["REFUSALS", "ClientError", "SHAPES", "error_message", "parse_message"]
+
+#: the close code of a connection turned away at hello, by the reason's code (else 4400)
+REFUSALS = {"private_table": 4403, "too_many_watchers": 4429}
 
 
 @dataclass

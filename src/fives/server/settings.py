@@ -14,7 +14,13 @@ __all__ = ["Settings"]
 
 @dataclass
 class Settings:
+    #: the store: a SQLite file (a path or sqlite:///path) or postgresql://... (a cluster)
     db: str = "fives.sqlite3"
+    #: Redis between the processes of a cluster (redis://host:port/db); empty: one process
+    redis: str = ""
+    #: a cluster process is believed alive this long after it last renewed its lease; a dead
+    #: owner's tables are taken over after at most this long (and a janitor round)
+    lease: float = 3.0
 
     # -- the pace of play ----------------------------------------------------------------
     #: the turn clock offered by default when a table is created (seconds; 0 = off)

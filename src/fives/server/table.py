@@ -20,7 +20,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,9 +36,10 @@ from fives.server.events import Event, deal_event, event_of
 from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta
+from fives.server.metrics import ACTION_COUNT, LATENCY
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
-from fives.store.base import How, Store, StoredAction, StoredTable, StoreError
+from fives.store.base import How, StaleOwner, Store, StoredAction, StoredTable, StoreError
 
 __all__ = ["Table", "TableServices", "hash_token"]
 
@@ -59,7 +60,7 @@ class TableServices:
     #: seats held by people from an address at tables not yet over (seat caps)
     seats_held: Callable[[str], int]
     #: make the next match at this table (same seats and tokens); its id
-    rematch: Callable[[Table], str]
+    rematch: Callable[[Table], Awaitable[str]]
 
 
 class Table:
@@ -100,20 +101,27 @@ class Table:
         self._presence: asyncio.TimerHandle | None = None
         self.driver = Driver(self)
         self.closed = False
+        #: the owner's fencing token, carried by every write (None: the only process)
+        self.fence: int | None = None
 
     # -- creation and restore ----------------------------------------------------------------
 
     @classmethod
-    def new(cls, services: TableServices, table_id: str, meta: TableMeta) -> Table:
+    async def new(cls, services: TableServices, table_id: str, meta: TableMeta,
+                  fence: int | None = None) -> Table:
+        """A new table, stored at once; ``fence``: its owner's token (in a cluster)."""
         table = cls(services, table_id, meta, State(meta.config), time.time())
-        services.store.create_table(table_id, meta.to_json(), table.created)
+        table.fence = fence
+        await services.store.create_table(table_id, meta.to_json(), table.created, fence)
         if all(seat.claimed for seat in meta.seats):
             table.status = "playing"
         return table
 
     @classmethod
-    def restore(cls, services: TableServices, stored: StoredTable) -> Table:
-        """Rebuild a table from the store: replay its deals and actions through the engine."""
+    async def restore(cls, services: TableServices, stored: StoredTable,
+                      fence: int | None = None) -> Table:
+        """Rebuild a table from the store: replay its deals and actions through the engine
+        (after a restart, or a takeover: then ``fence`` is the new owner's token)."""
         meta = TableMeta.from_json(stored.meta)
         cfg = meta.config
         record = Record(
@@ -130,6 +138,7 @@ class Table:
         )
         state = replay_state(record) if stored.rounds else State(cfg)
         table = cls(services, stored.id, meta, state, stored.created)
+        table.fence = fence
         table.n = len(stored.rounds) + sum(len(r.actions) for r in stored.rounds)
         for r in stored.rounds:
             for a in r.actions:
@@ -156,7 +165,8 @@ class Table:
                 # The last action is stored but not the finished match (a crash between the
                 # two, from before they were one transaction): finish it now.
                 try:
-                    services.store.finish(stored.id, table.final_record(), table.finished_at)
+                    await services.store.finish(stored.id, table.final_record(),
+                                                table.finished_at, fence)
                     log.warning("table %s: its finished match is stored now", stored.id)
                 except StoreError:
                     log.exception("table %s: cannot store its finished match", stored.id)
@@ -187,6 +197,10 @@ class Table:
     @property
     def connected(self) -> int:
         return len(self.spectators) + sum(len(s.conns) for s in self.meta.seats)
+
+    def conns(self) -> list[Conn]:
+        """Every connection at the table: seats' and watchers'."""
+        return [*self.spectators, *(c for s in self.meta.seats for c in s.conns)]
 
     @property
     def people_here(self) -> bool:
@@ -255,6 +269,11 @@ class Table:
             "scores": self.state.scores_out() if self.status != "waiting" else None,
             "created": self.created,
         }
+
+    def lobby_candidate(self) -> dict[str, Any]:
+        """The lobby entry with what the lobby sorts and limits by (who made the table,
+        whether a seated person is here), taken out before it is shown."""
+        return {**self.lobby_entry(), "by": self.meta.by, "people_here": self.people_here}
 
     def _message(self, seat: int | None, event: Event | None, ts: float) -> str:
         """The state message for one seat (None: a spectator), with its own event."""
@@ -377,7 +396,9 @@ class Table:
 
     # -- messages ----------------------------------------------------------------------------
 
-    async def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def handle(self, conn: Conn, msg: dict[str, Any], received: float = 0.0) -> None:
+        """A greeted connection's message (``received``: when it reached a server process,
+        Unix time, for the action-to-broadcast latency)."""
         kind = msg["type"]
         if kind == "lang":
             conn.lang = msg["lang"]
@@ -387,24 +408,24 @@ class Table:
             return
         async with self.lock:
             if kind == "join":
-                self._join(conn, msg["seat"], msg["name"])
+                await self._join(conn, msg["seat"], msg["name"])
             elif kind == "start":
-                self._start_with_bots(conn)
+                await self._start_with_bots(conn)
             elif kind == "act":
-                self._player_act(conn, msg["action"], msg["n"])
+                await self._player_act(conn, msg["action"], msg["n"], received)
             elif kind == "ready":
                 self._ready(conn)
             elif kind == "back":
                 self._back(conn)
             elif kind == "rematch":
-                self._rematch(conn)
+                await self._rematch(conn)
             elif kind == "hello":
                 raise ClientError("already_greeted")
 
-    def save_meta(self) -> None:
-        self.store.update_meta(self.id, self.meta.to_json())
+    async def save_meta(self) -> None:
+        await self.store.update_meta(self.id, self.meta.to_json(), self.fence)
 
-    def _join(self, conn: Conn, seat_no: int, raw_name: str) -> None:
+    async def _join(self, conn: Conn, seat_no: int, raw_name: str) -> None:
         if conn.seat is not None:
             raise ClientError("already_seated")
         if self.status != "waiting":
@@ -431,7 +452,7 @@ class Table:
         if host is None:
             self.meta.host = seat_no
         try:
-            self.save_meta()
+            await self.save_meta()
         except StoreError:
             seat.release()
             self.meta.host = host
@@ -446,7 +467,7 @@ class Table:
         self.broadcast()
         self.wake.set()
 
-    def _start_with_bots(self, conn: Conn) -> None:
+    async def _start_with_bots(self, conn: Conn) -> None:
         if conn.seat is None or conn.seat != self.meta.host:
             raise ClientError("not_host")
         if self.status != "waiting":
@@ -455,12 +476,12 @@ class Table:
             if not seat.claimed:
                 seat.kind = "bot"
                 seat.level = "easy"
-        self.save_meta()
+        await self.save_meta()
         self.status = "playing"
         self.broadcast()
         self.wake.set()
 
-    def _player_act(self, conn: Conn, text: str, n: int) -> None:
+    async def _player_act(self, conn: Conn, text: str, n: int, received: float) -> None:
         if conn.seat is None:
             raise ClientError("not_seated")
         if self.status == "waiting":
@@ -485,7 +506,9 @@ class Table:
         player = self.meta.seats[seat]
         player.timeouts = 0
         player.away = False
-        self.apply(seat, int(action), "player")
+        await self.apply(seat, int(action), "player")
+        if received:
+            LATENCY.observe(max(0.0, time.time() - received))
 
     def _ready(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -505,16 +528,16 @@ class Table:
         self.broadcast()
         self.wake.set()
 
-    def _rematch(self, conn: Conn) -> None:
+    async def _rematch(self, conn: Conn) -> None:
         if conn.seat is None:
             raise ClientError("not_seated")
         if not self.state.over:
             raise ClientError("match_not_over")
         new_id = self.meta.rematch
         if not new_id:
-            new_id = self.meta.rematch = self.services.rematch(self)
+            new_id = self.meta.rematch = await self.services.rematch(self)
             try:
-                self.save_meta()
+                await self.save_meta()
             except StoreError:
                 log.warning("table %s: cannot save the rematch link", self.id)
             self.broadcast()
@@ -522,7 +545,7 @@ class Table:
 
     # -- the waiting table -------------------------------------------------------------------
 
-    def release_silent_seats(self) -> None:
+    async def release_silent_seats(self) -> None:
         """Free the seats (not the host's) whose holders left a waiting table long ago."""
         if self.status != "waiting":
             return
@@ -534,29 +557,33 @@ class Table:
                 seat.release()
                 released = True
         if released:
-            self.save_meta()
+            await self.save_meta()
             self.broadcast()
 
     # -- deals and actions -------------------------------------------------------------------
 
-    def apply(self, seat: int, code: int, how: How) -> None:
+    async def apply(self, seat: int, code: int, how: How) -> None:
         """Apply, store and broadcast one legal action (checked by the caller). The action
         that ends the match is stored with the finished match in one transaction; if the
-        store refuses, the action is taken back and nobody hears of it."""
-        state = self.state
+        store refuses, nobody hears of it. The action is tried on a copy: while the store
+        writes, whoever reads the table (a reconnecting player) still sees the stored position.
+        """
         ts = time.time()
-        round_no = state.round_index
-        before = state.copy()
+        round_no = self.state.round_index
+        state = self.state.copy()
         entry = state.apply_code(code)
         try:
-            self.store.add_action(
+            await self.store.add_action(
                 self.id, round_no, StoredAction(self.n + 1, seat, str(ACTIONS[code]), how, ts),
-                finished=self.final_record() if state.over else None,
+                finished=self.final_record(state) if state.over else None, fence=self.fence,
             )
+        except StaleOwner as exc:  # this process lets the table go; its pages reconnect
+            log.warning("table %s: action not stored: %s", self.id, exc)
+            raise ClientError("server") from None
         except StoreError:
-            self.state = before
             log.exception("table %s: cannot store an action", self.id)
             raise ClientError("server") from None
+        self.state = state
         self.n += 1
         event = event_of(state, entry, how, self.n)
         self.last_event = event
@@ -568,9 +595,10 @@ class Table:
             self.status = "over"
             self.finished_at = ts
         self.broadcast(event, ts)
+        ACTION_COUNT.labels(how).inc()
         self.wake.set()
 
-    def deal(self) -> None:
+    async def deal(self) -> None:
         """Deal the next round from the table's secret seed; stored before anyone hears."""
         state = self.state
         round_no = state.round_index + (1 if state.leader >= 0 else 0)
@@ -578,13 +606,14 @@ class Table:
         deal_round(trial, Seeds(self.meta.seed))
         info = trial.current_round_info()
         ts = time.time()
-        self.store.add_round(
+        await self.store.add_round(
             self.id,
             round_no,
             info.leader,
             [[str(t) for t in hand] for hand in info.hands],
             [str(t) for t in info.stock],
             ts,
+            self.fence,
         )
         state.start_round(info.hands, info.stock, info.leader)
         self.n += 1
@@ -594,10 +623,10 @@ class Table:
         self.last_event = deal_event(state, self.n)
         self.broadcast(self.last_event, ts)
 
-    def final_record(self) -> dict[str, Any]:
+    def final_record(self, state: State | None = None) -> dict[str, Any]:
         """The finished match's record (RECORD.md), with the table's own fields."""
         seats = self.meta.seats
-        data = record_of(self.state, seats=[s.record_name() for s in seats]).to_data()
+        data = record_of(state or self.state, seats=[s.record_name() for s in seats]).to_data()
         data["table"] = self.id
         # whether the deals were the server's secret or a test's fixed seed
         data["deals"] = self.meta.deals

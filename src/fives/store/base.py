@@ -1,4 +1,12 @@
-"""The storage interface of the server: a few calls, easy to implement on another database."""
+"""The storage interface of the server: a few async calls, easy to implement on another
+database (SQLite embedded, PostgreSQL for many processes).
+
+Fencing: in a cluster each table has one owning process at a time. A process that takes a
+table over calls :meth:`Store.claim`, which raises the table's fencing token (a number that
+only grows) and returns it; every later write for that table carries the token (``fence=``)
+and the store refuses it with :class:`StaleOwner` once another process has claimed the table
+since. A single process passes no token (``None``) and is never refused.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
-    "DamagedRow", "How", "Store", "StoreError", "StoredAction", "StoredRound", "StoredTable",
+    "DamagedRow", "How", "StaleOwner", "Store", "StoreError", "StoredAction", "StoredRound",
+    "StoredTable",
 ]
 
 
@@ -17,6 +26,11 @@ class StoreError(RuntimeError):
 
 class DamagedRow(StoreError):
     """A stored table that cannot be read back (its JSON is damaged)."""
+
+
+class StaleOwner(StoreError):
+    """A write carried a fencing token older than the table's: another process owns the
+    table now, and this one must let it go."""
 
 
 #: who made an action: the seat's person, its bot, the server (a forced draw or pass), the
@@ -54,19 +68,48 @@ class StoredTable:
     rounds: list[StoredRound] = field(default_factory=list)
     record: dict[str, Any] | None = None  # the finished match's record (RECORD.md)
     finished: float | None = None
+    fence: int = 0  # the fencing token of the table's current owner
 
 
 class Store(ABC):
-    """Durable tables: each call returns once what it wrote is safe from a process crash."""
+    """Durable tables: each call returns once what it wrote is safe from a process crash.
+
+    Writes for one table take ``fence`` (see the module's note); reads never do.
+    """
+
+    #: the kind of database, as in the migrations' folder name ("sqlite", "postgresql")
+    dialect: str = ""
+    #: the migrations applied when the store was opened or started
+    applied: list[str]
+
+    async def start(self) -> None:
+        """Connect and bring the schema up to date (a store that does it on construction,
+        like SQLite, has nothing left to do)."""
+        return None
 
     @abstractmethod
-    def create_table(self, table_id: str, meta: dict[str, Any], ts: float) -> None: ...
+    async def migrate(self) -> list[str]:
+        """Apply the migrations not yet applied (in order, each in its own transaction, each
+        recorded in ``schema_migrations``); the names of those applied now."""
 
     @abstractmethod
-    def update_meta(self, table_id: str, meta: dict[str, Any]) -> None: ...
+    async def create_table(
+        self, table_id: str, meta: dict[str, Any], ts: float, fence: int | None = None
+    ) -> None:
+        """A new table, owned from the start by the holder of ``fence`` (if any)."""
 
     @abstractmethod
-    def add_round(
+    async def claim(self, table_id: str) -> int | None:
+        """Take the table over: raise its fencing token and return it (None: no such table).
+        Every write with an older token fails from now on."""
+
+    @abstractmethod
+    async def update_meta(
+        self, table_id: str, meta: dict[str, Any], fence: int | None = None
+    ) -> None: ...
+
+    @abstractmethod
+    async def add_round(
         self,
         table_id: str,
         round_no: int,
@@ -74,45 +117,58 @@ class Store(ABC):
         hands: list[list[str]],
         stock: list[str],
         ts: float,
+        fence: int | None = None,
     ) -> None: ...
 
     @abstractmethod
-    def add_action(
+    async def add_action(
         self,
         table_id: str,
         round_no: int,
         action: StoredAction,
         finished: dict[str, Any] | None = None,
+        fence: int | None = None,
     ) -> None:
         """Append an action; with ``finished`` (the record of the match it ends), finish the
         table in the same transaction (at the action's time)."""
 
     @abstractmethod
-    def finish(self, table_id: str, record: dict[str, Any], ts: float) -> None: ...
+    async def finish(
+        self, table_id: str, record: dict[str, Any], ts: float, fence: int | None = None
+    ) -> None: ...
 
     @abstractmethod
-    def set_aside(self, table_id: str, status: str) -> None:
+    async def set_aside(self, table_id: str, status: str, fence: int | None = None) -> None:
         """Take an unfinished table out of play (kept, never loaded again at start):
         ``expired``, ``abandoned`` or ``damaged``."""
 
     @abstractmethod
-    def load(self, table_id: str) -> StoredTable | None:
+    async def load(self, table_id: str) -> StoredTable | None:
         """The table with its rounds and actions; :class:`DamagedRow` if it cannot be read."""
 
     @abstractmethod
-    def unfinished_ids(self) -> list[str]:
+    async def unfinished_ids(self) -> list[str]:
         """The tables still open (waiting or in play), oldest first."""
 
-    def unfinished(self) -> list[StoredTable]:
+    async def unfinished(self) -> list[StoredTable]:
         """The open tables themselves (a damaged one raises :class:`DamagedRow`)."""
-        return [t for t in map(self.load, self.unfinished_ids()) if t is not None]
+        out = []
+        for table_id in await self.unfinished_ids():
+            table = await self.load(table_id)
+            if table is not None:
+                out.append(table)
+        return out
 
     @abstractmethod
-    def finished(
+    async def finished(
         self, limit: int = 50, offset: int = 0, listed_only: bool = False
     ) -> list[StoredTable]:
         """Finished matches, newest first (meta and record, without rounds); ``listed_only``:
         only those of open tables (a private table's match is not listed)."""
 
     @abstractmethod
-    def close(self) -> None: ...
+    async def ping(self) -> None:
+        """Raise :class:`StoreError` if the database cannot be reached (``/healthz``)."""
+
+    @abstractmethod
+    async def close(self) -> None: ...

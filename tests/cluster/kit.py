@@ -1,0 +1,219 @@
+"""A cluster on this machine for the tests: throwaway PostgreSQL and Redis (tests/services.py)
+and ``fives serve`` processes sharing them, each on its own port so that a test chooses
+which process a player reaches; and players that reconnect wherever they can."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import websockets
+
+from fives.store import Store, StoredTable, open_store
+from server.harness import SeatClient
+from server.test_server_crash import Seen, act
+
+FAST = ["--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
+        "--dev-seeds", "--log-level", "info"]
+
+
+class Node:
+    """One ``fives serve`` process of the cluster."""
+
+    def __init__(self, db: str, redis: str, *options: str) -> None:
+        # the log goes to a file (a pipe nobody reads would fill and stop the process)
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in stop())
+            prefix="fives-node-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", db,
+             "--redis", redis, *FAST, *options],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        match = re.search(r"http://127\.0\.0\.1:\d+", line)
+        if match is None:
+            raise AssertionError(f"no address printed: {line!r} {self.log_text()[-2000:]}")
+        self.base = match.group(0)
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                health = httpx.get(f"{self.base}/healthz", timeout=1)
+                if health.status_code == 200:
+                    self.id = health.json()["process"]
+                    break
+            assert time.monotonic() < deadline, "a cluster process did not come up"
+            time.sleep(0.05)
+
+    def log_text(self) -> str:
+        with open(self.log.name, errors="replace") as f:
+            return f.read()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.alive:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.proc.wait(10)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+@contextlib.contextmanager
+def nodes(db: str, redis: str, count: int, *options: str) -> Iterator[list[Node]]:
+    """``count`` processes (more may be added to the list); all stopped on the way out."""
+    started: list[Node] = []
+    try:
+        for _ in range(count):
+            started.append(Node(db, redis, *options))
+        yield started
+    except BaseException:
+        for node in started:  # shown by pytest with the failure
+            print(f"--- the log of {node.id} ({'alive' if node.alive else 'ended'}):")
+            print(node.log_text()[-6000:])
+        raise
+    finally:
+        for node in started:
+            node.stop()
+
+
+def owner_of(redis_url: str, table: str) -> str | None:
+    import redis
+
+    with redis.Redis.from_url(redis_url, decode_responses=True) as r:
+        owner = r.get(f"fives:owner:{table}")
+    return str(owner) if owner else None
+
+
+def load(db: str, table: str) -> StoredTable | None:
+    async def go() -> StoredTable | None:
+        store: Store = open_store(db)
+        await store.start()
+        try:
+            return await store.load(table)
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+async def play_on(nodes: list[Node], table: str, token: str | None, seen: Seen,
+                  rng: random.Random, invite: str | None = None,
+                  first: Node | None = None, timeout: float = 180.0) -> dict[str, Any]:
+    """A person at ``table`` playing random legal moves until the match is over, connected to
+    ``first`` and, whenever the connection drops (its process died, or the table moved),
+    reconnecting to any live process, as the page does. Everything told is noted in
+    ``seen``. The last state."""
+    deadline = time.monotonic() + timeout
+    node = first
+    last: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        live = [n for n in nodes if n.alive]
+        node = node if node is not None and node.alive else rng.choice(live)
+        client = SeatClient(node.base, table, token, invite=invite)
+        node = None  # after a drop, any live process
+        try:
+            await asyncio.wait_for(client.connect(), 5)
+        except (OSError, websockets.WebSocketException, TimeoutError, ConnectionError):
+            seen.notes(client.messages)
+            await asyncio.sleep(0.2)
+            continue
+        done: dict[int, float] = {}  # counter -> when this player last answered it
+        try:
+            while time.monotonic() < deadline:
+                st = client.state
+                if st is not None and st["result"] is not None:
+                    return st
+                # Answer each position once; again if nothing moved for a second (the
+                # server's per-address rate limit drops what comes too fast: every client of
+                # a test shares 127.0.0.1).
+                if st is not None and time.monotonic() - done.get(st["n"], -9.0) > 1.0:
+                    done[st["n"]] = time.monotonic()
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await act(client, st, rng)
+                if client._task.done():
+                    break
+                await asyncio.sleep(0.005)
+        finally:
+            seen.notes(client.messages)
+            last = client.messages[-3:]
+            with contextlib.suppress(Exception):
+                await client.close()
+        await asyncio.sleep(0.1)
+    raise TimeoutError(f"the match at {table} did not finish; last told: {last}")
+
+
+class Partition:
+    """A TCP relay in front of Redis that a test can cut, as a network partition would, and
+    heal. A process given :attr:`url` reaches Redis only through it."""
+
+    def __init__(self, redis_url: str) -> None:
+        host_port = redis_url.split("//", 1)[1].split("/", 1)[0]
+        host, port = host_port.rsplit(":", 1)
+        self.target = (host, int(port))
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(64)
+        self.url = f"redis://127.0.0.1:{self.server.getsockname()[1]}/0"
+        self.open = True
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a: socket.socket, b: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := a.recv(65536):
+                b.sendall(data)
+        for s in (a, b):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.open = False
+        with self.lock:
+            for s in self.sockets:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            self.sockets.clear()
+
+    def heal(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.cut()
+        self.server.close()
