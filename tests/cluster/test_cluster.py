@@ -234,3 +234,30 @@ def test_a_turn_clock_moves_with_its_table(cluster_db: str, cluster_redis: str) 
         stored = load(cluster_db, table)
         assert stored is not None and any(x.how == "timeout" for r in stored.rounds
                                           for x in r.actions)
+
+
+def test_your_tables_and_an_addresss_quotas_are_the_whole_sites(
+        cluster_db: str, cluster_redis: str) -> None:
+    """A browser's "Your tables" lists a private table held by another process (read from
+    the store), and an address that filled its bots' tables quota on one process is refused
+    on the next (each process publishes what its tables hold of each address)."""
+    with nodes(cluster_db, cluster_redis, 2, "--bot-delay", "5") as (a, b):
+        created = _duo(a.base, seed=3)
+        claims = {"tables": [{"table": created["table"], "token": created["token"]},
+                             {"table": created["table"], "token": "not-a-token"}]}
+        found = httpx.post(f"{b.base}/api/tables/mine", json=claims, timeout=5).json()["tables"]
+        assert [(t["id"], t["seat"], t["private"], t["status"]) for t in found] == [
+            (created["table"], 0, True, "waiting")]
+        assert owner_of(cluster_redis, created["table"]) == a.id  # only read, not taken
+
+        def bots_table(node: Node) -> httpx.Response:
+            return httpx.post(f"{node.base}/api/tables", timeout=5, json={
+                "game": "block", "players": 2, "watch": True, "target": 10,
+                "seats": [{"kind": "bot", "level": "random"}] * 2})
+
+        assert bots_table(a).status_code == 201 and bots_table(a).status_code == 201
+        deadline = time.monotonic() + 10
+        while (refused := bots_table(b)).status_code == 201:  # published every second
+            assert time.monotonic() < deadline, "b never counted a's tables"
+            time.sleep(0.3)
+        assert refused.json()["error"] == "too_many_bot_tables"

@@ -185,3 +185,29 @@ def test_both_databases_have_the_same_migrations() -> None:
 def test_an_unknown_database_is_a_clear_error() -> None:
     with pytest.raises(StoreError, match="unknown database mysql://"):
         open_store("mysql://x/y")
+
+
+def test_archiving_drops_only_long_finished_matches_rows_and_keeps_their_records(
+        store_url: str) -> None:
+    """A finished match's deals and actions go once it is older than the cut-off (its record
+    keeps them); a newer one, an unfinished one and a set-aside one keep theirs; archiving
+    again finds nothing more."""
+    async def body(store: Store) -> None:
+        for table_id in ("old", "new", "open", "aside"):
+            await store.create_table(table_id, META, 1.0)
+            await store.add_round(table_id, 0, 1, [["0-0"], ["1-1"]], ["2-2"], 2.0)
+            await store.add_action(table_id, 0, StoredAction(2, 1, "1-1", "player", 3.0))
+        await store.finish("old", {"game": "block", "n": 1}, 10.0)
+        await store.finish("new", {"game": "block", "n": 2}, 100.0)
+        await store.set_aside("aside", "abandoned")
+        assert await store.archive(50.0) == 1
+        assert await store.archive(50.0) == 0
+        old = await store.load("old")
+        assert old is not None and old.rounds == [] and old.record == {"game": "block", "n": 1}
+        assert old.status == "over" and old.finished == 10.0
+        for kept in ("new", "open", "aside"):
+            table = await store.load(kept)
+            assert table is not None and len(table.rounds[0].actions) == 1, kept
+        assert [t.id for t in await store.finished()] == ["new", "old"]
+
+    run(store_url, body)

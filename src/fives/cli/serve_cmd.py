@@ -60,6 +60,10 @@ def register(sub: Any) -> None:
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
                    help=f"tables one address may create per minute (default {d.create_rate:g}; "
                         "0: no limit)")
+    p.add_argument("--archive-after", type=float, default=d.archive_after / 86400, metavar="DAYS",
+                   help=f"archive a finished match's deals and actions this many days after it "
+                        f"ended: its record keeps them (default {d.archive_after / 86400:g}; "
+                        "0: never)")
     p.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
                    help=f"open connections in all (default {d.max_connections}, within the "
                         "descriptor limit)")
@@ -135,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
     from fives.store import StoreError, is_postgres
     from fives.store.open import upgrade, where
 
-    for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate"):
+    for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate",
+                 "archive_after"):
         if getattr(args, name) < 0:
             raise UsageError(f"--{name.replace('_', '-')} cannot be negative")
     for name in ("max_connections", "connections_per_address"):
@@ -169,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         round_pause=args.round_pause,
         bot_workers=max(0, args.bot_workers),
         create_rate=args.create_rate,
+        archive_after=args.archive_after * 86400,
         max_connections=args.max_connections,
         connections_per_address=args.connections_per_address,
         trusted_proxies=args.trusted_proxies,

@@ -230,7 +230,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 pairs.append((table_id, token))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
-        return JSONResponse({"tables": manager().mine(pairs)})
+        return JSONResponse({"tables": await manager().mine(pairs)})
 
     async def api_play_now(request: Request) -> Response:
         try:

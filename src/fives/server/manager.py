@@ -18,7 +18,7 @@ from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
 from fives.server.settings import Settings
-from fives.server.table import Table, TableServices, hash_token
+from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
 from fives.store.base import DamagedRow, Store, StoreError
 
 __all__ = ["MOVED", "Owners", "TableManager", "TableSpec", "player_count"]
@@ -54,6 +54,10 @@ class Owners(Protocol):
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The lobby's candidates of the other processes, as they published them."""
+
+    def usage_elsewhere(self, addr: str) -> tuple[int, int, int]:
+        """What the other processes' tables hold of an address, as they last published it
+        (at most a second old): its tables, its bots' tables and the seats it holds."""
 
 
 class TableManager:
@@ -95,10 +99,16 @@ class TableManager:
 
     async def _sweep(self) -> None:
         """Forget finished tables nobody watches (they stay in the store); set aside tables
-        that waited for players too long, and bots' matches nobody watches."""
+        that waited for players too long, and bots' matches nobody watches; archive the
+        deals and actions of matches long finished."""
         while True:
             await asyncio.sleep(self.settings.sweep_every)
             now = time.time()
+            if self.settings.archive_after > 0:
+                try:
+                    await self.store.archive(now - self.settings.archive_after)
+                except StoreError as exc:
+                    log.warning("finished matches not archived now: %s", exc)
             for table_id, table in list(self.tables.items()):
                 if table.connected:
                     continue
@@ -216,32 +226,77 @@ class TableManager:
         return table
 
     def seats_held(self, addr: str) -> int:
-        """Seats held by people from ``addr`` at tables not yet over."""
-        return sum(
+        """Seats held by people from ``addr`` at tables not yet over (in a cluster, at every
+        process's tables)."""
+        here = sum(
             seat.held_by_person and seat.addr == addr
             for table in self.tables.values()
             if table.status != "over"
             for seat in table.meta.seats
         )
+        return here + (self.owners.usage_elsewhere(addr)[2] if self.owners is not None else 0)
+
+    def usage(self) -> dict[str, list[int]]:
+        """What this process's live tables hold of each address, for the per-address quotas
+        of a cluster (each process publishes it): [tables, bots' tables, seats held]."""
+        by: dict[str, list[int]] = {}
+        for table in self.tables.values():
+            if table.status == "over":
+                continue
+            meta = table.meta
+            row = by.setdefault(meta.by, [0, 0, 0])
+            row[0] += 1
+            row[1] += meta.bot_only
+            for seat in meta.seats:
+                if seat.held_by_person and seat.addr:
+                    by.setdefault(seat.addr, [0, 0, 0])[2] += 1
+        return by
 
     def listed(self) -> list[Table]:
         """This process's tables that the lobby may show."""
         return [t for t in self.tables.values()
                 if t.status in ("waiting", "playing") and not t.meta.private]
 
-    def mine(self, claims: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    async def mine(self, claims: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """The tables not yet over where a browser holds a seat, from the (table, token) pairs
         it kept: private ones too, since the token proves the seat. Unknown tables and tokens
-        that open no seat are left out, saying nothing of them."""
+        that open no seat are left out, saying nothing of them. In a cluster a table held by
+        another process is read from the store (the store holds every seat's token hash)."""
         found = []
         for table_id, token in claims:
             table = self.tables.get(table_id)
-            if table is None or table.status == "over":
+            if table is not None:
+                seat = table.seat_of(token)
+                entry = table.lobby_entry() if seat is not None and table.status != "over" else None
+                private = table.meta.private
+            elif self.owners is not None:
+                seat, entry, private = await self._stored_claim(table_id, token)
+            else:
                 continue
-            seat = table.seat_of(token)
-            if seat is not None:
-                found.append({**table.lobby_entry(), "seat": seat, "private": table.meta.private})
+            if entry is not None:
+                found.append({**entry, "seat": seat, "private": private})
         return found
+
+    async def _stored_claim(self, table_id: str, token: str
+                            ) -> tuple[int | None, dict[str, Any] | None, bool]:
+        """A table not held here, as :meth:`mine` lists it: (seat, entry, private), the entry
+        None if the token opens no seat or the match is over."""
+        try:
+            stored = await self.store.load(table_id)
+            if stored is None or stored.status != "open":
+                return None, None, False
+            meta = TableMeta.from_json(stored.meta)
+            seat = meta.seat_of(token)
+            if seat is None:
+                return None, None, False
+            state, _ = replay_stored(stored, meta)
+        except (StoreError, RecordError, RulesError, KeyError, ValueError, TypeError,
+                IndexError):
+            return None, None, False
+        if state.over:
+            return None, None, False
+        status = "playing" if all(s.claimed for s in meta.seats) else "waiting"
+        return seat, lobby_entry(table_id, meta, state, status, stored.created), meta.private
 
     async def lobby(self) -> list[dict[str, Any]]:
         """Open tables, those where someone is waiting for players now first; a few per
@@ -275,11 +330,15 @@ class TableManager:
         return shown
 
     def _check_quotas(self, meta: TableMeta, addr: str) -> None:
-        """Tables in all, per address, and bots' matches (they play on with nobody there)."""
+        """Tables in all, per address, and bots' matches (they play on with nobody there).
+        The totals are this process's (what it can hold); an address's counts are the whole
+        site's in a cluster (a load balancer spreads its tables over the processes)."""
         live = [t.meta for t in self.tables.values() if t.status != "over"]
         if len(live) >= self.settings.max_tables:
             raise ClientError("server_full")
-        if sum(m.by == addr for m in live) >= self.settings.tables_per_address:
+        tables_elsewhere, bots_elsewhere, _ = (self.owners.usage_elsewhere(addr)
+                                               if self.owners is not None else (0, 0, 0))
+        if sum(m.by == addr for m in live) + tables_elsewhere >= self.settings.tables_per_address:
             raise ClientError("too_many_tables", {"n": self.settings.tables_per_address})
         if meta.bot_only:
             cfg = meta.config
@@ -288,7 +347,8 @@ class TableManager:
                 raise ClientError("bots_target", {"max": usual})
             bots = [m for m in live if m.bot_only]
             if (len(bots) >= self.settings.max_bot_tables
-                    or sum(m.by == addr for m in bots) >= self.settings.bot_tables_per_address):
+                    or sum(m.by == addr for m in bots) + bots_elsewhere
+                    >= self.settings.bot_tables_per_address):
                 raise ClientError("too_many_bot_tables")
 
     # -- creation ----------------------------------------------------------------------------

@@ -5,6 +5,8 @@ seed, the invite, seat tokens and addresses are the server's)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +65,11 @@ class Seat:
                     data.get("addr"))
 
 
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat's token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
 @dataclass
 class TableMeta:
     config: Config
@@ -76,6 +83,12 @@ class TableMeta:
     by: str = "?"  # the address that made it (quotas, lobby)
     rematch: str | None = None  # the next match at this table
     rematch_of: str | None = None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, if any."""
+        digest = hash_token(token)
+        return next((i for i, seat in enumerate(self.seats)
+                     if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)), None)
 
     @property
     def bot_only(self) -> bool:

@@ -65,6 +65,9 @@ class Settings:
     finished_ttl: float = 600.0
     #: how often expired and forgotten tables are looked for (seconds)
     sweep_every: float = 30.0
+    #: a finished match's deals and actions are archived (their rows dropped: its record
+    #: keeps them all) this long after it ended (seconds); 0: never
+    archive_after: float = 30 * 86400.0
     #: open tables one address may show in the lobby at once
     lobby_per_address: int = 3
 

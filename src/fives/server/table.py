@@ -15,7 +15,6 @@ it as :class:`TableServices`, so a table knows nothing of the manager that holds
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import secrets
@@ -35,19 +34,58 @@ from fives.server.driver import Driver
 from fives.server.events import Event, deal_event, event_of
 from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
-from fives.server.meta import TableMeta
+from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
 from fives.store.base import How, StaleOwner, Store, StoredAction, StoredTable, StoreError
 
-__all__ = ["Table", "TableServices", "hash_token"]
+__all__ = ["Table", "TableServices", "hash_token", "lobby_entry", "replay_stored"]
 
 log = logging.getLogger("fives.server")
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+def replay_stored(stored: StoredTable, meta: TableMeta) -> tuple[State, int]:
+    """The engine's state of a stored table and the number of its deals and actions: its
+    rows replayed, or once they are archived (a finished match's rows dropped) its record.
+    RecordError or RulesError if they cannot be replayed."""
+    if stored.rounds:
+        record = Record(meta.config, [
+            RecordRound(
+                r.leader,
+                [[Tile.parse(x) for x in hand] for hand in r.hands],
+                [Tile.parse(x) for x in r.stock],
+                [a.action for a in r.actions],
+            )
+            for r in stored.rounds
+        ])
+    elif stored.status == "over" and stored.record is not None:
+        record = Record.from_data(stored.record)
+    else:
+        return State(meta.config), 0
+    return replay_state(record), len(record.rounds) + sum(len(r.actions) for r in record.rounds)
+
+
+def lobby_entry(table_id: str, meta: TableMeta, state: State, status: str,
+                created: float) -> dict[str, Any]:
+    """A table as the lobby lists it (its own process's, or read from the store)."""
+    cfg = meta.config
+    return {
+        "id": table_id,
+        "game": cfg.game.name,
+        "players": cfg.players,
+        "teams": cfg.teams,
+        "target": cfg.target,
+        "turn_time": meta.turn_time,
+        "status": status,
+        "seats": [
+            {"kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed}
+            for s in meta.seats
+        ],
+        "free": [i for i, s in enumerate(meta.seats) if not s.claimed],
+        "scores": state.scores_out() if status != "waiting" else None,
+        "created": created,
+    }
 
 
 @dataclass(frozen=True)
@@ -123,23 +161,10 @@ class Table:
         """Rebuild a table from the store: replay its deals and actions through the engine
         (after a restart, or a takeover: then ``fence`` is the new owner's token)."""
         meta = TableMeta.from_json(stored.meta)
-        cfg = meta.config
-        record = Record(
-            cfg,
-            [
-                RecordRound(
-                    r.leader,
-                    [[Tile.parse(x) for x in hand] for hand in r.hands],
-                    [Tile.parse(x) for x in r.stock],
-                    [a.action for a in r.actions],
-                )
-                for r in stored.rounds
-            ],
-        )
-        state = replay_state(record) if stored.rounds else State(cfg)
+        state, n = replay_stored(stored, meta)
         table = cls(services, stored.id, meta, state, stored.created)
         table.fence = fence
-        table.n = len(stored.rounds) + sum(len(r.actions) for r in stored.rounds)
+        table.n = n
         for r in stored.rounds:
             for a in r.actions:
                 seat = meta.seats[a.seat]
@@ -251,24 +276,7 @@ class Table:
         }
 
     def lobby_entry(self) -> dict[str, Any]:
-        meta = self.meta
-        cfg = meta.config
-        return {
-            "id": self.id,
-            "game": cfg.game.name,
-            "players": cfg.players,
-            "teams": cfg.teams,
-            "target": cfg.target,
-            "turn_time": meta.turn_time,
-            "status": self.status,
-            "seats": [
-                {"kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed}
-                for s in meta.seats
-            ],
-            "free": [i for i, s in enumerate(meta.seats) if not s.claimed],
-            "scores": self.state.scores_out() if self.status != "waiting" else None,
-            "created": self.created,
-        }
+        return lobby_entry(self.id, self.meta, self.state, self.status, self.created)
 
     def lobby_candidate(self) -> dict[str, Any]:
         """The lobby entry with what the lobby sorts and limits by (who made the table,
@@ -332,9 +340,7 @@ class Table:
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
-        digest = hash_token(token)
-        return next((i for i, seat in enumerate(self.meta.seats)
-                     if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)), None)
+        return self.meta.seat_of(token)
 
     def attach(self, conn: Conn, token: str | None, invite: str | None = None) -> None:
         """A ``hello``: take the seat the token opens, or watch. A ClientError: not let in (a

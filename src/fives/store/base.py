@@ -143,6 +143,12 @@ class Store(ABC):
         ``expired``, ``abandoned`` or ``damaged``."""
 
     @abstractmethod
+    async def archive(self, before: float, limit: int = 500) -> int:
+        """Drop the deals and actions of up to ``limit`` matches finished before ``before``
+        (a time): their records keep every deal and action, and a table read back then has
+        no rounds but its record. The number of matches archived now."""
+
+    @abstractmethod
     async def load(self, table_id: str) -> StoredTable | None:
         """The table with its rounds and actions; :class:`DamagedRow` if it cannot be read."""
 

@@ -10,7 +10,7 @@ from fives.store.base import Store, StoreError
 from fives.store.sqlite import SqliteStore
 from fives.store.urls import is_postgres, sqlite_path, where
 
-__all__ = ["is_postgres", "open_store", "sqlite_path", "upgrade", "where"]
+__all__ = ["archive", "is_postgres", "open_store", "sqlite_path", "upgrade", "where"]
 
 
 def open_store(url: str, pool_size: int = 20) -> Store:
@@ -39,6 +39,24 @@ def upgrade(url: str) -> list[str]:
         try:
             await store.start()
             return store.applied + await store.migrate()
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def archive(url: str, before: float) -> int:
+    """Archive, in the store ``url``, every match finished before ``before`` (a time), a few
+    hundred at a time; how many (outside an event loop: ``fives db archive``)."""
+
+    async def run() -> int:
+        store = open_store(url, pool_size=1)
+        try:
+            await store.start()
+            total = 0
+            while count := await store.archive(before):
+                total += count
+            return total
         finally:
             await store.close()
 

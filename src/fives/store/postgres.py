@@ -31,6 +31,18 @@ _MIGRATION_LOCK = 0x66697665  # "five"
 _FENCED = "SELECT 1 FROM tables WHERE id = $1 AND fence = $2 FOR SHARE"
 
 #: the columns of a table's row with the JSON read back as text (checked like SQLite's)
+# drop the deals and actions of finished matches (their records keep them), in one statement
+_ARCHIVE = """
+WITH gone AS (
+    SELECT id FROM tables t WHERE status = 'over' AND record IS NOT NULL AND finished < $1
+    AND EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) LIMIT $2
+), actions_gone AS (
+    DELETE FROM actions WHERE table_id IN (SELECT id FROM gone)
+), rounds_gone AS (
+    DELETE FROM rounds WHERE table_id IN (SELECT id FROM gone)
+)
+SELECT count(*) FROM gone
+"""
 _COLUMNS = TABLE_COLUMNS.replace("meta", "meta::text").replace("record", "record::text")
 
 
@@ -204,6 +216,13 @@ class PostgresStore(Store):
         await self._write(table_id, fence, (
             "UPDATE tables SET status = $1 WHERE id = $2 AND status = 'open'", (status, table_id)
         ))
+
+    async def archive(self, before: float, limit: int = 500) -> int:
+        try:
+            async with self._pool.acquire() as db:
+                return int(await db.fetchval(_ARCHIVE, before, limit))
+        except self._errors() as exc:
+            raise StoreError(f"cannot write to {self.where}: {exc}") from None
 
     # -- reading ---------------------------------------------------------------------------
 

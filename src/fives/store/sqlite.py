@@ -196,6 +196,22 @@ class SqliteStore(Store):
             "UPDATE tables SET status = ? WHERE id = ? AND status = 'open'", (status, table_id)
         ))
 
+    async def archive(self, before: float, limit: int = 500) -> int:
+        try:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    ids = [(row[0],) for row in self._db.execute(_ARCHIVABLE, (before, limit))]
+                    self._db.executemany("DELETE FROM actions WHERE table_id = ?", ids)
+                    self._db.executemany("DELETE FROM rounds WHERE table_id = ?", ids)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+        return len(ids)
+
     # -- reading ---------------------------------------------------------------------------
 
     def _table(self, row: tuple[Any, ...], with_rounds: bool) -> StoredTable:
@@ -251,6 +267,12 @@ class SqliteStore(Store):
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._release()
+
+
+# finished matches whose deals and actions are still stored
+_ARCHIVABLE = ("SELECT id FROM tables t WHERE status = 'over' AND record IS NOT NULL "
+               "AND finished < ? AND EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) "
+               "LIMIT ?")
 
 
 def _take_ownership(path: str) -> int:

@@ -72,6 +72,9 @@ class FencedStore(Store):
     async def set_aside(self, table_id: str, status: str, fence: int | None = None) -> None:
         await self._write(table_id, self.inner.set_aside(table_id, status, fence))
 
+    async def archive(self, before: float, limit: int = 500) -> int:
+        return await self.inner.archive(before, limit)  # finished tables: nobody owns them
+
     async def load(self, table_id: str) -> StoredTable | None:
         return await self.inner.load(table_id)
 

@@ -6,7 +6,9 @@ Redis keys (all under ``fives:``):
 - ``proc:<id>``: this process is alive (a lease of ``lease`` seconds, renewed three times as
   often); ``procs``: every process that may still hold tables;
 - ``owner:<table>``: the process that owns the table; ``held:<id>``: the tables it owns;
-- ``lobby:<id>``: its tables' lobby entries (refreshed every second, gone with it).
+- ``lobby:<id>``: its tables' lobby entries (refreshed every second, gone with it);
+- ``usage:<id>``: what its tables hold of each address (tables, bots' tables, seats), so
+  that the per-address quotas count the whole site (refreshed with the lobby).
 
 Why a lease in Redis and a fencing token in the store, not PostgreSQL advisory locks: an
 advisory lock lives as long as one database connection, so every table would pin one
@@ -95,6 +97,8 @@ class Cluster:
         self.routes: dict[int, RemoteTable] = {}  # ... by the number of each such socket
         self.guests: dict[tuple[str, int], RemoteConn] = {}  # others' sockets at our tables
         self._buried: set[str] = set()
+        #: the other processes' usage by address, summed (refreshed every second)
+        self.elsewhere: dict[str, tuple[int, int, int]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._release = self.redis.register_script(_RELEASE)
@@ -130,7 +134,8 @@ class Cluster:
         await cancel_all(self._tasks)
         await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
-            await self._lease_redis.delete(f"fives:proc:{self.id}", f"fives:lobby:{self.id}")
+            await self._lease_redis.delete(f"fives:proc:{self.id}", f"fives:lobby:{self.id}",
+                                           f"fives:usage:{self.id}")
         for client in (self.redis, self._lease_redis):
             with contextlib.suppress(RedisError, OSError):
                 await client.aclose()
@@ -262,13 +267,34 @@ class Cluster:
     # -- the lobby -----------------------------------------------------------------------------
 
     async def _publish_lobby(self) -> None:
+        """Every second: this process's lobby entries and usage out, the others' usage in."""
         while True:
             if self.manager is not None and self.lease_valid():
                 entries = self.manager.lobby_candidates()
+                usage = self.manager.usage()
+                ttl = int(max(5.0, self.lease * 2) * 1000)
                 with contextlib.suppress(RedisError):
-                    await self.redis.set(f"fives:lobby:{self.id}", json.dumps(entries),
-                                         px=int(max(5.0, self.lease * 2) * 1000))
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        pipe.set(f"fives:lobby:{self.id}", json.dumps(entries), px=ttl)
+                        pipe.set(f"fives:usage:{self.id}", json.dumps(usage), px=ttl)
+                        await pipe.execute()
+                    self.elsewhere = await self._usage_of_others()
             await asyncio.sleep(1.0)
+
+    async def _usage_of_others(self) -> dict[str, tuple[int, int, int]]:
+        procs = [str(p) for p in await self.redis.smembers("fives:procs") if p != self.id]
+        texts = await self.redis.mget([f"fives:usage:{p}" for p in procs]) if procs else []
+        total: dict[str, list[int]] = {}
+        for text in texts:
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                for addr, row in (json.loads(text) if text else {}).items():
+                    into = total.setdefault(str(addr), [0, 0, 0])
+                    for k in range(3):
+                        into[k] += int(row[k])
+        return {addr: (row[0], row[1], row[2]) for addr, row in total.items()}
+
+    def usage_elsewhere(self, addr: str) -> tuple[int, int, int]:
+        return self.elsewhere.get(addr, (0, 0, 0))
 
     async def lobby(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
