@@ -40,7 +40,7 @@ run: venv
 
 test: venv services
 	$(BIN)/ruff check src tests
-	$(BIN)/mypy src/fives/core
+	$(BIN)/mypy src/fives  # the core --strict (pyproject.toml), the layers around it checked
 	FIVES_EXPECT_COMPILED=1 $(BIN)/pytest --ignore=tests/browser
 	FIVES_PURE=1 $(BIN)/pytest $(CORE_TESTS)
 	@$(MAKE) --no-print-directory chromium

@@ -75,7 +75,7 @@ class _Job:
     view: View
     seed: int
     order: int
-    future: asyncio.Future[int]
+    future: asyncio.Future[int | None]
     for_person: bool  # a person at the table waits for this decision
     started: bool = False
 
@@ -207,7 +207,7 @@ class BotRunner:
         running = loop.run_in_executor(
             self._executor(), self._work, job.level, job.view, job.seed)
 
-        def done(result: asyncio.Future[int]) -> None:
+        def done(result: asyncio.Future[int | None]) -> None:
             self._busy -= 1
             self._busy_for_bots -= not job.for_person
             at = time.monotonic()

@@ -34,7 +34,7 @@ class Conn:
         rate: float,
         burst: int,
         queue_size: int = 1000,
-        drop: Callable[[], Awaitable[None]] | None = None,
+        drop: Callable[[], Coroutine[Any, Any, None]] | None = None,
         addr: str = "?",
         end: Callable[[int], Coroutine[Any, Any, None]] | None = None,
     ) -> None:

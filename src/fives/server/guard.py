@@ -169,7 +169,7 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], t
         parser = "h11"
     precise = parser == "httptools"  # httptools tells where a request's head ends
 
-    class GuardedHttp(base):  # type: ignore[misc, valid-type]
+    class GuardedHttp(base):  # type: ignore[misc, valid-type, unused-ignore]
         _refused = False
         _done = False
         _in_head = False

@@ -25,6 +25,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from fives.core.tiles import Action, Tile
@@ -76,9 +77,9 @@ class LayoutPane(Static):
         view = self.view
         if view is None or view.layout.count == 0:
             return Text(self.empty, "dim", justify="center")
-        parent = self.parent
-        width = max(20, (parent.size.width if parent is not None else self.size.width) - 2)
-        height = max(6, parent.size.height if parent is not None else self.size.height)
+        box = self.parent if isinstance(self.parent, Widget) else self
+        width = max(20, box.size.width - 2)
+        height = max(6, box.size.height)
         scoring = view.config.game.ends_score
         rows = board.layout_text(view.layout, self.last, width, scoring, height)
         wide = max((r.cell_len for r in rows), default=0)

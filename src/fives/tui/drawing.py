@@ -134,7 +134,7 @@ def _flat(r: int, c: int, left: int, right: int) -> dict[Cell, str]:
 
 def _upright(r: int, c: int, top: int, bottom: int, box: str = "┌┐├─┤└┘") -> dict[Cell, str]:
     """A tile standing up, centred on (r, c)."""
-    tl, tr, ml, mm, mr, bl, br = box
+    tl, tr, ml, mm, mr, bl, br = tuple(box)
     return {
         (r - 1, c - 1): tl, (r - 1, c): str(top), (r - 1, c + 1): tr,
         (r, c - 1): ml, (r, c): mm, (r, c + 1): mr,

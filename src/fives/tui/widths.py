@@ -117,7 +117,7 @@ def install() -> None:
 
     # rich looks these names up in its module on every call, so one assignment serves every
     # module that imported cell_len, chop_cells or set_cell_size by name.
-    cells.load_cell_table = load  # type: ignore[attr-defined]
+    cells.load_cell_table = load  # type: ignore[attr-defined, unused-ignore]
     cells._cell_len = measured
     cells.split_graphemes = graphemes
     cells.get_character_cell_size.cache_clear()
