@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -285,3 +286,108 @@ def test_an_unknown_command_is_told_in_the_locales_language() -> None:
     proc = subprocess.run([FIVES, "nosuch"], capture_output=True, text=True, timeout=60, env=env, check=False)
     assert_usage_error(proc)
     assert proc.stderr.startswith("error: 'nosuch' नाम का कोई कमांड नहीं; इनमें से एक चुनें: bench,")
+
+
+# -- every command's own refusals and reports in the reader's language -----------------------
+
+_LATIN_WORD = re.compile(r"\b(?:must|cannot|needs?|not|the|is|at least|unknown|there)\b")
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "hindi"),
+    [
+        (["random", "--game", "all-fives", "--players", "9"],
+         "error: players must be 2, 3 or 4, not 9",
+         "error: खिलाड़ी 2, 3 या 4 होने चाहिए; 9 नहीं"),
+        (["random", "--game", "block", "--players", "2", "-o", "/nonexistent/m.json"],
+         "error: /nonexistent/m.json: cannot write: no such file or folder",
+         "error: /nonexistent/m.json: लिखा नहीं जा सका: ऐसी कोई फ़ाइल या फ़ोल्डर नहीं"),
+        (["tournament", "--game", "all-fives", "--players", "3", "--bots", "easy,random"],
+         "error: 3 players need 3 bots (or 2 for 4 players), not 2",
+         "error: 3 खिलाड़ियों के लिए 3 बॉट चाहिए (या 4 खिलाड़ियों के लिए 2), 2 नहीं"),
+        (["tournament", "--game", "all-fives", "--players", "2", "--bots", "easy,nob"],
+         "error: there is no bot nob: one of random, easy, medium, hard, expert, cheat, ",
+         "error: nob नाम का कोई बॉट नहीं; इनमें से एक चुनें: random, easy, medium, hard, "),
+        (["tournament", "--game", "all-fives", "--players", "2", "--bots", "easy,easy",
+          "--matches", "0"],
+         "error: --matches must be at least 1, not 0",
+         "error: --matches कम से कम 1 हो, 0 नहीं"),
+        (["bench", "engine", "--seconds", "0"],
+         "error: --seconds must be from 0 to 600, not 0",
+         "error: --seconds 0 से 600 तक हो, 0 नहीं"),
+        (["bot", "cmd:"],
+         "error: 'cmd:' needs a command line after it",
+         "error: 'cmd:' के बाद कमांड लिखें"),
+        (["db", "upgrade", "--db", "mysql://x/y"],
+         "error: unknown database mysql:// (a file path, sqlite:///path or ",
+         "error: mysql:// कोई जाना-पहचाना डेटाबेस नहीं (फ़ाइल का पथ, sqlite:///पथ या "),
+        (["db", "archive", "--older-than", "-1"],
+         "error: --older-than cannot be negative",
+         "error: --older-than ऋणात्मक नहीं हो सकता"),
+        (["serve", "--workers", "2"],
+         "error: --workers above 1 needs --db postgresql://… and --redis redis://…",
+         "error: --workers 1 से ज़्यादा हो तो --db postgresql://… और --redis redis://… चाहिए"),
+        (["serve", "--turn-time", "1"],
+         "error: --turn-time is 0 (off) or at least 3 seconds",
+         "error: --turn-time 0 (बंद) हो या कम से कम 3 सेकंड"),
+    ],
+)
+def test_every_commands_refusal_is_one_line_in_the_readers_language(
+    args: list[str], english: str, hindi: str, tmp_path: Path
+) -> None:
+    """random, tournament, bench, bot, db and serve refuse bad input as replay does: one
+    ``error:`` line in the language of --lang, stored data untouched."""
+    for lang, said in (("en", english), ("hi", hindi)):
+        proc = subprocess.run(
+            [FIVES, *args, "--lang", lang], capture_output=True, text=True, timeout=120,
+            check=False, cwd=tmp_path,
+        )
+        assert_usage_error(proc)
+        assert proc.stderr.startswith(said), (args, proc.stderr)
+        if lang == "hi":
+            assert not _LATIN_WORD.search(proc.stderr), proc.stderr
+
+
+def test_randoms_summary_and_seed_are_told_in_hindi() -> None:
+    proc = fives("random", "--game", "all-fives", "--players", "4", "--teams", "--lang", "hi")
+    assert proc.returncode == 0, proc.stderr
+    seed_line, summary = proc.stderr.splitlines()
+    assert seed_line.startswith("बीज: ")
+    assert summary.startswith("all-fives, 4 खिलाड़ी: ") and "स्कोर" in summary
+    assert summary.endswith(("सीट 1+3 की जीत", "सीट 2+4 की जीत")), summary
+
+
+def test_db_upgrade_reports_in_hindi_with_counts_that_agree(tmp_path: Path) -> None:
+    db = tmp_path / "fives.sqlite3"
+    first = fives("db", "upgrade", "--db", db, "--lang", "hi")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[0] == "लागू हुआ: 0001_tables"
+    again = fives("db", "upgrade", "--db", db, "--lang", "hi")
+    assert again.stdout.strip() == "डेटाबेस का स्कीमा नया है (अभी 0 बदलाव लागू हुआ)"
+    english = fives("db", "archive", "--db", db, "--lang", "en")
+    assert english.stdout.startswith("0 finished matches archived")
+
+
+@pytest.mark.parametrize(
+    "command", ["random", "tournament", "bench", "bot", "db", "serve", "replay", "analyse", "play"]
+)
+def test_every_options_help_is_in_the_locales_language(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fives COMMAND --help`` reads in Hindi under a Hindi locale: the command and each of
+    its options (argparse's own -h aside)."""
+    import argparse
+
+    from fives.cli.main import build_parser
+
+    for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "hi_IN.UTF-8")
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    parser = sub.choices[command]
+    devanagari = re.compile("[\u0900-\u097f]")
+    texts = [parser.description or ""] + [
+        str(a.help) for a in parser._actions if not isinstance(a, argparse._HelpAction)
+    ]
+    english = [text for text in texts if not devanagari.search(text)]
+    assert not english, english

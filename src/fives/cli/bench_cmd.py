@@ -10,32 +10,41 @@ from typing import Any
 
 from fives.bench_engine import all_configs, measure
 from fives.cli.errors import UsageError
+from fives.cli.options import add_lang_option, lang_of
+from fives.i18n import default_language, t
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("bench", help="benchmarks (engine speed)")
-    p.add_argument("what", choices=["engine"], help="what to measure")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", action="store_true", help="one JSON object per configuration")
-    p.add_argument("--cpu", action="store_true",
-                   help="per second of this process's CPU time, not of the wall clock "
-                        "(for a machine shared with other work)")
+    lang = default_language()
+    p = sub.add_parser("bench", help=t("cli.bench.help", lang), description=t("cli.bench.help", lang))
+    p.add_argument("what", choices=["engine"], help=t("cli.bench.what", lang))
+    p.add_argument("--seconds", type=float, default=2.0, help=t("cli.bench.seconds", lang))
+    p.add_argument("--seed", type=int, default=1, help=t("cli.bench.seed", lang))
+    p.add_argument("--json", action="store_true", help=t("cli.bench.json", lang))
+    p.add_argument("--cpu", action="store_true", help=t("cli.bench.cpu", lang))
+    add_lang_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     if not 0 < args.seconds <= 600:
-        raise UsageError(f"--seconds must be between 0 and 600, not {args.seconds}")
+        raise UsageError(t("cli.err.range", lang, option="--seconds", low=0, high=600,
+                           value=f"{args.seconds:g}"), lang)
+
+    def col(key: str) -> str:
+        return t(f"cli.bench.col.{key}", lang)
+
     if not args.json:
-        print(f"{'game':<18}{'players':>8}{'teams':>7}{'hand':>6}{'rounds/s':>11}"
-              f"{'plays/s':>11}{'actions/s':>11}")
+        print(f"{col('game'):<18}{col('players'):>8}{col('teams'):>7}{col('hand'):>6}"
+              f"{col('rounds'):>11}{col('plays'):>11}{col('actions'):>11}")
+    yes, no = t("cli.bench.yes", lang), t("cli.bench.no", lang)
     for cfg in all_configs():
         fig = measure(cfg, args.seconds, args.seed, time.process_time if args.cpu else time.perf_counter)
         if args.json:
             print(json.dumps(dataclasses.asdict(fig)))
         else:
-            print(f"{fig.game:<18}{fig.players:>8}{'yes' if fig.teams else 'no':>7}"
+            print(f"{fig.game:<18}{fig.players:>8}{yes if fig.teams else no:>7}"
                   f"{fig.hand_size:>6}{fig.rounds_per_sec:>11,.0f}{fig.plays_per_sec:>11,.0f}"
                   f"{fig.actions_per_sec:>11,.0f}", flush=True)
     return 0

@@ -13,28 +13,30 @@ from typing import Any
 
 from fives.bots import BotError, BotName
 from fives.bots.protocol import serve
-from fives.cli.errors import UsageError
+from fives.cli.errors import UsageError, keyed_text
+from fives.cli.options import add_lang_option, lang_of
+from fives.i18n import default_language, t
 
 
 def register(sub: Any) -> None:
+    lang = default_language()
     p = sub.add_parser(
-        "bot",
-        help="run one of our bots as a bot-protocol program on stdin/stdout",
-        description="Run one of our bots as a program speaking the bot protocol "
-        "(BOT-PROTOCOL.md): JSON lines in on standard input, answers out on standard output.",
+        "bot", help=t("cli.botcmd.help", lang), description=t("cli.botcmd.description", lang)
     )
-    p.add_argument("name", metavar="NAME", help="the bot: random, easy, medium, hard, expert")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="the bot's seed (default 0)")
+    p.add_argument("name", metavar="NAME", help=t("cli.botcmd.name", lang))
+    p.add_argument("--seed", type=int, default=0, metavar="S", help=t("cli.botcmd.seed", lang))
+    add_lang_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         name = BotName.parse(args.name)
     except BotError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(keyed_text("bot", exc, lang), lang) from None
     if name.outside:
-        raise UsageError("'fives bot' runs one of our bots; an outside program runs by itself")
+        raise UsageError(t("cli.botcmd.err.outside", lang), lang)
     bot = name.make()
     try:
         return serve(bot, args.seed, sys.stdin, sys.stdout, sys.stderr)

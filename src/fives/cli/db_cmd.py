@@ -9,7 +9,9 @@ import argparse
 import time
 from typing import Any
 
-from fives.cli.errors import UsageError
+from fives.cli.errors import UsageError, keyed_text
+from fives.cli.options import add_lang_option, lang_of
+from fives.i18n import default_language, plural, t
 
 __all__ = ["register", "run"]
 
@@ -17,22 +19,14 @@ __all__ = ["register", "run"]
 def register(sub: Any) -> None:
     from fives.server.settings import Settings
 
-    p = sub.add_parser(
-        "db",
-        help="manage the server's database (upgrade: apply the schema migrations; archive: "
-             "drop long finished matches' action rows)",
-        description="Manage the server's database.",
-    )
-    p.add_argument("action", choices=["upgrade", "archive"],
-                   help="upgrade: apply every schema migration not yet applied; archive: drop "
-                        "the deals and actions of matches finished more than --older-than "
-                        "days ago (each match's record keeps them all)")
-    p.add_argument("--older-than", type=float, default=Settings().archive_after / 86400,
-                   metavar="DAYS", help="with archive: matches finished this many days ago "
-                                        f"(default {Settings().archive_after / 86400:g})")
-    p.add_argument("--db", default=Settings().db, metavar="URL",
-                   help="a SQLite file (a path or sqlite:///path) or postgresql://user:pass@host"
-                        f":port/name (default {Settings().db})")
+    lang = default_language()
+    days, db = Settings().archive_after / 86400, Settings().db
+    p = sub.add_parser("db", help=t("cli.db.help", lang), description=t("cli.db.description", lang))
+    p.add_argument("action", choices=["upgrade", "archive"], help=t("cli.db.action", lang))
+    p.add_argument("--older-than", type=float, default=days, metavar="DAYS",
+                   help=t("cli.db.older_than", lang, days=f"{days:g}"))
+    p.add_argument("--db", default=db, metavar="URL", help=t("cli.db.db", lang, db=db))
+    add_lang_option(p)
     p.set_defaults(func=run)
 
 
@@ -40,22 +34,21 @@ def run(args: argparse.Namespace) -> int:
     from fives.store import StoreError
     from fives.store.open import archive, upgrade
 
+    lang = lang_of(args)
     if args.action == "archive":
         if args.older_than < 0:
-            raise UsageError("--older-than cannot be negative")
+            raise UsageError(t("cli.err.negative", lang, option="--older-than"), lang)
         try:
             count = archive(args.db, time.time() - args.older_than * 86400)
         except StoreError as exc:
-            raise UsageError(str(exc)) from None
-        print(f"{count} finished match{'es' if count != 1 else ''} archived (deals and actions "
-              "dropped; the records keep them)")
+            raise UsageError(keyed_text("store", exc, lang), lang) from None
+        print(plural("cli.db.archived", count, lang))
         return 0
     try:
         applied = upgrade(args.db)
     except StoreError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(keyed_text("store", exc, lang), lang) from None
     for label in applied:
-        print(f"applied {label}")
-    print(f"database up to date ({len(applied)} migration{'s' if len(applied) != 1 else ''} "
-          "applied now)")
+        print(t("cli.db.applied", lang, label=label))
+    print(plural("cli.db.up_to_date", len(applied), lang))
     return 0

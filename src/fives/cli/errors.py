@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from fives.i18n import LANGUAGES, default_language, t
+from fives.i18n import LANGUAGES, catalogue, default_language, t
 
 
 def print_error(message: str) -> None:
@@ -81,3 +81,19 @@ def language_of(argv: Sequence[str]) -> str:
         if value in LANGUAGES:
             return value
     return default_language()
+
+
+def keyed_text(area: str, exc: Exception, lang: str) -> str:
+    """An error that names itself by ``key`` and ``params`` (a bot's name, the store) in
+    ``lang``: the catalogue's ``cli.<area>.<key>``; its English text where it has no key."""
+    key = getattr(exc, "key", "")
+    params = getattr(exc, "params", None)
+    full = f"cli.{area}.{key}"
+    if not key or full not in catalogue("en"):
+        return str(exc)
+    values = dict(params) if isinstance(params, dict) else {}
+    if isinstance(values.get("why"), OSError):  # the system's reason, in the reader's words
+        from fives.phrasing import os_error_text
+
+        values["why"] = os_error_text(values["why"], lang)
+    return t(full, lang, **values)

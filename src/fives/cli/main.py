@@ -88,14 +88,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_error(str(exc))
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(t("cli.interrupted", language_of(words)), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a last guard: one line, never a traceback (FIVES_DEBUG=1 shows it)
         if os.environ.get("FIVES_DEBUG"):
             raise
-        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print_error(f"{type(exc).__name__}: {exc}")
         return 1
 
 

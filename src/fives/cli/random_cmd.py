@@ -13,11 +13,12 @@ import sys
 from typing import Any
 
 from fives.cli.errors import UsageError
-from fives.cli.options import add_match_options, config_from
+from fives.cli.options import add_match_options, config_from, lang_of
 from fives.core.games import Config
 from fives.core.record import record_of, score_json
 from fives.core.state import State
-from fives.phrasing import seat_number
+from fives.i18n import default_language, plural, t
+from fives.phrasing import os_error_text, seat_number
 
 #: A safety stop for matches that would not end (RULES.md's matches always do, but a tiny
 #: house-rule deal could make rounds that score nothing).
@@ -25,15 +26,13 @@ MAX_ROUNDS = 1000
 
 
 def register(sub: Any) -> None:
+    lang = default_language()
     p = sub.add_parser(
-        "random",
-        help="play a match with random legal actions and write its record",
-        description="Play a whole match with uniformly random legal actions and write its "
-        "record (RECORD.md). The same seed gives the same record.",
+        "random", help=t("cli.random.help", lang), description=t("cli.random.description", lang)
     )
-    add_match_options(p, "partnerships (4 players only; default: the game's rule)")
-    p.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the record here (default: stdout)")
+    add_match_options(p, t("cli.random.teams", lang))
+    p.add_argument("--seed", type=int, metavar="S", help=t("cli.opt.seed_fresh", lang))
+    p.add_argument("-o", "--output", metavar="FILE", help=t("cli.random.output", lang))
     p.set_defaults(func=run)
 
 
@@ -55,17 +54,18 @@ def play_random(config: Config, seed: int, max_rounds: int = MAX_ROUNDS) -> Stat
 
 def run(args: argparse.Namespace) -> int:
     config = config_from(args)
+    lang = lang_of(args)
     out = sys.stdout
     if args.output is not None:
         try:
             out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:
-            raise UsageError(f"{args.output}: cannot write: {exc}") from None
+            raise UsageError(t("cli.err.write", lang, path=args.output, why=os_error_text(exc, lang)), lang) from None
     try:
         seed = args.seed
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-            print(f"seed: {seed}", file=sys.stderr)
+            print(t("cli.seed", lang, seed=seed), file=sys.stderr)
         state = play_random(config, seed)
         text = record_of(state, seats=["random"] * config.players).to_json(indent=1)
         try:
@@ -74,28 +74,27 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
-            raise UsageError(f"{args.output or 'stdout'}: cannot write: {exc}") from None
+            path = args.output or "stdout"
+            raise UsageError(t("cli.err.write", lang, path=path, why=os_error_text(exc, lang)), lang) from None
     finally:
         if out is not sys.stdout:
             out.close()
-    print(summary(state), file=sys.stderr)
+    print(summary(state, lang), file=sys.stderr)
     return 0
 
 
-def summary(state: State) -> str:
+def summary(state: State, lang: str = "en") -> str:
+    """One line on the match: its rounds, scores and result, seats numbered from 1."""
     cfg = state.config
-    rounds = len(state.rounds())
     scores = "-".join(str(score_json(s)) for s in state.scores_out())
-
-    def side(d: int) -> str:  # seats numbered from 1, as people read them
-        return f"seats {seat_number(d)}+{seat_number(d + 2)}" if cfg.teams else f"seat {seat_number(d)}"
-
     if state.over and state.winner is not None:
-        verb = "win" if cfg.teams else "wins"
-        result = f"{side(state.winner)} {verb}"
+        d = state.winner
+        result = (t("cli.random.seats_win", lang, seats=f"{seat_number(d)}+{seat_number(d + 2)}")
+                  if cfg.teams else t("cli.random.seat_wins", lang, seat=seat_number(d)))
     elif state.over:
-        result = "drawn"
+        result = t("cli.random.drawn", lang)
     else:
-        result = f"unfinished (stopped after {MAX_ROUNDS} rounds)"
-    played = f"{rounds} round{'s' if rounds != 1 else ''}"
-    return f"{cfg.game.name}, {cfg.players} players: {played}, scores {scores}, {result}"
+        result = t("cli.random.unfinished", lang, n=MAX_ROUNDS)
+    return t("cli.random.summary", lang, game=cfg.game.name, players=cfg.players,
+             rounds=plural("cli.random.rounds", len(state.rounds()), lang), scores=scores,
+             result=result)

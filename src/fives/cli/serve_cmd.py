@@ -16,7 +16,10 @@ import socket
 import sys
 from typing import Any
 
-from fives.cli.errors import UsageError
+from fives.cli.errors import UsageError, keyed_text
+from fives.cli.options import add_lang_option, lang_of
+from fives.i18n import default_language, t
+from fives.phrasing import os_error_text
 
 __all__ = ["register", "run"]
 
@@ -25,74 +28,58 @@ def register(sub: Any) -> None:
     from fives.server.settings import Settings
 
     d = Settings()  # every default below is the server's own
-    p = sub.add_parser(
-        "serve",
-        help="serve the browser game (lobby, tables, bots, replays)",
-        description="Serve the browser game. Open the printed address in a browser.",
-    )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
-    p.add_argument("--db", default=d.db, metavar="URL",
-                   help=f"the database: a SQLite file (a path or sqlite:///path; default {d.db}) "
-                        "or postgresql://user:pass@host:port/name (several processes)")
-    p.add_argument("--redis", default=d.redis, metavar="URL",
-                   help="Redis between the server processes of one site (redis://host:port/0); "
-                        "needs a postgresql:// --db")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="server processes on this machine sharing the port (default 1; more "
-                        "need --db postgresql://… and --redis)")
-    p.add_argument("--lease", type=float, default=d.lease, metavar="S",
-                   help=f"with --redis: a process that stops renewing its lease for this long is "
-                        f"taken for dead and its tables move (default {d.lease:g})")
+    lang = default_language()
+
+    def say(key: str, value: object = None) -> str:
+        shown = f"{value:g}" if isinstance(value, float) else value
+        return t(f"cli.serve.{key}", lang, value=shown, db=d.db)
+
+    p = sub.add_parser("serve", help=say("help"), description=say("description"))
+    p.add_argument("--host", default="127.0.0.1", help=say("host"))
+    p.add_argument("--port", type=int, default=8000, help=say("port"))
+    p.add_argument("--db", default=d.db, metavar="URL", help=say("db"))
+    p.add_argument("--redis", default=d.redis, metavar="URL", help=say("redis"))
+    p.add_argument("--workers", type=int, default=1, metavar="N", help=say("workers"))
+    p.add_argument("--lease", type=float, default=d.lease, metavar="S", help=say("lease", d.lease))
     p.add_argument("--turn-time", type=float, default=d.turn_time, metavar="S",
-                   help=f"the turn clock offered by default, in seconds (0: off; default "
-                        f"{d.turn_time:g})")
+                   help=say("turn_time", d.turn_time))
     p.add_argument("--bot-delay", type=float, default=d.bot_delay, metavar="S",
-                   help=f"a bot's average thinking time in seconds (default {d.bot_delay:g}; "
-                        "0: instant)")
+                   help=say("bot_delay", d.bot_delay))
     p.add_argument("--forced-delay", type=float, default=d.forced_delay, metavar="S",
-                   help=f"pause before a forced draw or pass is made (default {d.forced_delay:g})")
+                   help=say("forced_delay", d.forced_delay))
     p.add_argument("--round-pause", type=float, default=d.round_pause, metavar="S",
-                   help=f"with a clock, the longest wait between rounds (default {d.round_pause:g})")
+                   help=say("round_pause", d.round_pause))
     p.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
-                   help=f"processes for the heavier bots, shared fairly by the tables (default "
-                        f"one per core: {d.bot_workers}; 0: think inline)")
+                   help=say("bot_workers", d.bot_workers))
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
-                   help=f"tables one address may create per minute (default {d.create_rate:g}; "
-                        "0: no limit)")
+                   help=say("create_rate", d.create_rate))
     p.add_argument("--archive-after", type=float, default=d.archive_after / 86400, metavar="DAYS",
-                   help=f"archive a finished match's deals and actions this many days after it "
-                        f"ended: its record keeps them (default {d.archive_after / 86400:g}; "
-                        "0: never)")
+                   help=say("archive_after", d.archive_after / 86400))
     p.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
-                   help=f"open connections in all (default {d.max_connections}, within the "
-                        "descriptor limit)")
+                   help=say("max_connections", d.max_connections))
     p.add_argument("--connections-per-address", type=int, default=d.connections_per_address,
-                   metavar="N", help=f"open connections per client address (default "
-                                     f"{d.connections_per_address})")
+                   metavar="N", help=say("connections_per_address", d.connections_per_address))
     p.add_argument("--trusted-proxies", default=d.trusted_proxies, metavar="ADDRS",
-                   help="comma-separated addresses of reverse proxies whose X-Forwarded-For is "
-                        "believed (default: none)")
+                   help=say("trusted_proxies"))
     p.add_argument("--allowed-origins", default=d.allowed_origins, metavar="ORIGINS",
-                   help="comma-separated origins (https://host) besides the server's own whose "
-                        "pages may use it (default: none)")
-    p.add_argument("--dev-seeds", action="store_true",
-                   help="development and tests only: let a client choose a table's seed, "
-                        "which predicts every hand (off: deals are the server's secret)")
+                   help=say("allowed_origins"))
+    p.add_argument("--dev-seeds", action="store_true", help=say("dev_seeds"))
     p.add_argument("--log-level", default="warning",
-                   choices=["critical", "error", "warning", "info", "debug"])
+                   choices=["critical", "error", "warning", "info", "debug"], help=say("log_level"))
     p.add_argument("--log-format", default="text", choices=["text", "json"],
-                   help="json: one object a line, with the process and the table (default text)")
+                   help=say("log_format"))
+    add_lang_option(p)
     p.set_defaults(func=run)
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _bind(host: str, port: int, lang: str = "en") -> socket.socket:
     if not 0 <= port <= 65535:
-        raise UsageError(f"--port must be 0 to 65535, not {port}")
+        raise UsageError(t("cli.err.range", lang, option="--port", low=0, high=65535, value=port),
+                         lang)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise UsageError(f"cannot listen on {host}: {exc.strerror}") from None
+        raise UsageError(t("cli.serve.err.host", lang, host=host, why=exc.strerror), lang) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -101,8 +88,10 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise UsageError(f"port {port} on {host} is already in use (try --port 0)") from None
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+            raise UsageError(t("cli.serve.err.port_used", lang, port=port, host=host),
+                             lang) from None
+        raise UsageError(t("cli.serve.err.listen", lang, host=host, port=port,
+                           why=os_error_text(exc, lang)), lang) from None
     sock.listen(2048)
     sock.setblocking(False)
     return sock
@@ -131,8 +120,13 @@ def _serve(settings: Any, sock: socket.socket, log_level: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
+
+    def refuse(key: str, **params: object) -> UsageError:
+        return UsageError(t(key, lang, **params), lang)
+
     if importlib.util.find_spec("uvicorn") is None:
-        raise UsageError("the server needs its extras: pip install 'fives[server]'")
+        raise refuse("cli.serve.err.extras")
     from fives.server.guard import fd_budget
     from fives.server.serving import loop_name, parser_name
     from fives.server.settings import Settings
@@ -142,27 +136,25 @@ def run(args: argparse.Namespace) -> int:
     for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate",
                  "archive_after"):
         if getattr(args, name) < 0:
-            raise UsageError(f"--{name.replace('_', '-')} cannot be negative")
-    for name in ("max_connections", "connections_per_address"):
+            raise refuse("cli.err.negative", option=f"--{name.replace('_', '-')}")
+    for name in ("max_connections", "connections_per_address", "workers"):
         if getattr(args, name) < 1:
-            raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+            raise refuse("cli.err.at_least", option=f"--{name.replace('_', '-')}", low=1,
+                         value=getattr(args, name))
     if args.turn_time and args.turn_time < 3:
-        raise UsageError("--turn-time is 0 (off) or at least 3 seconds")
+        raise refuse("cli.serve.err.clock")
     if not 0.3 <= args.lease <= 60:
-        raise UsageError("--lease must be 0.3 to 60 seconds")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise refuse("cli.err.range", option="--lease", low=0.3, high=60, value=f"{args.lease:g}")
     if args.redis and not is_postgres(args.db):
-        raise UsageError("--redis shares tables between processes: it needs --db postgresql://… "
-                         "(a SQLite file serves one process)")
+        raise refuse("cli.serve.err.redis_needs_pg")
     if args.workers > 1 and not args.redis:
-        raise UsageError("--workers above 1 needs --db postgresql://… and --redis redis://…")
+        raise refuse("cli.serve.err.workers_need_redis")
     if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
-        raise UsageError(f"--redis must be redis://host:port/db, not {args.redis}")
+        raise refuse("cli.serve.err.redis_url", value=args.redis)
     try:
         upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
     except StoreError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(keyed_text("store", exc, lang), lang) from None
     fd_budget(raise_soft=True)  # as many connections as the system allows this process
     settings = Settings(
         db=args.db,
@@ -181,13 +173,13 @@ def run(args: argparse.Namespace) -> int:
         allowed_origins=args.allowed_origins,
         dev_seeds=args.dev_seeds,
     )
-    sock = _bind(args.host, args.port)
+    sock = _bind(args.host, args.port, lang)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     _logging(args.log_level, args.log_format)
-    workers = f", {args.workers} workers" if args.workers > 1 else ""
-    print(f"fives: serving on http://{shown}:{port}/ (database {where(args.db)}{workers}; "
-          f"{loop_name()}, {parser_name()}; Ctrl-C to stop)", flush=True)
+    workers = t("cli.serve.workers_n", lang, n=args.workers) if args.workers > 1 else ""
+    print(t("cli.serve.serving", lang, url=f"http://{shown}:{port}/", db=where(args.db),
+            workers=workers, loop=loop_name(), parser=parser_name()), flush=True)
     try:
         if args.workers > 1:
             from fives.server.workers import prepare_metrics, supervise
@@ -200,5 +192,5 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         sock.close()
-    print("fives: stopped", file=sys.stderr)
+    print(t("cli.serve.stopped", lang), file=sys.stderr)
     return 0

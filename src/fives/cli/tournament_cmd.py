@@ -19,87 +19,79 @@ from typing import Any
 
 from fives.bots import BotError, BotName
 from fives.bots.protocol import DEFAULT_MOVE_TIME
-from fives.cli.errors import UsageError
-from fives.cli.options import add_match_options, config_from
+from fives.cli.errors import UsageError, keyed_text
+from fives.cli.options import add_match_options, config_from, lang_of
+from fives.i18n import default_language, plural, t
+from fives.phrasing import os_error_text
 from fives.tournament.runner import Plan, default_jobs, run_tournament, seatings
 
 DEFAULT_OUT = "tournament-results"
 
 
 def register(sub: Any) -> None:
+    lang = default_language()
     p = sub.add_parser(
-        "tournament",
-        help="bots play matches on duplicate deals; statistics, records and a chart",
-        description="Bots play whole matches to the target on duplicate deals (every deal set "
-        "is replayed with the bots rotated through the seats), in parallel processes. "
-        "A bot is one of ours (random, easy, ...) or cmd:COMMAND LINE for an outside program "
-        "speaking the bot protocol.",
+        "tournament", help=t("cli.tournament.help", lang),
+        description=t("cli.tournament.description", lang),
     )
-    add_match_options(
-        p,
-        "partnerships (4 players; default: the game's rule); bots A,B are then the teams "
-        "of seats 1+3 and 2+4",
-    )
-    p.add_argument(
-        "--bots",
-        metavar="A,B[,C,D]",
-        help="the bots, comma-separated: one per seat, or two for four players",
-    )
-    p.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="a bot (repeatable; for a cmd: command line that holds a comma)",
-    )
+    add_match_options(p, t("cli.tournament.teams", lang))
+    p.add_argument("--bots", metavar="A,B[,C,D]", help=t("cli.tournament.bots", lang))
+    p.add_argument("--bot", action="append", default=[], metavar="NAME",
+                   help=t("cli.tournament.bot", lang))
     p.add_argument("--matches", type=int, default=100, metavar="M",
-                   help="matches to play, rounded up to whole deal sets (default 100)")
-    p.add_argument("--seed", type=int, metavar="S", help="random seed (default: a fresh one)")
+                   help=t("cli.tournament.matches", lang))
+    p.add_argument("--seed", type=int, metavar="S", help=t("cli.opt.seed_fresh", lang))
     p.add_argument("--jobs", type=int, metavar="J",
-                   help=f"parallel processes (default: the CPU count, {default_jobs()})")
+                   help=t("cli.tournament.jobs", lang, jobs=default_jobs()))
     p.add_argument("--out", metavar="DIR", default=DEFAULT_OUT,
-                   help=f"where results, records and the chart go (default: {DEFAULT_OUT})")
+                   help=t("cli.tournament.out", lang, dir=DEFAULT_OUT))
     p.add_argument("--move-time", type=float, default=DEFAULT_MOVE_TIME, metavar="SECONDS",
-                   help=f"time limit per decision for outside (cmd:) bots (default {DEFAULT_MOVE_TIME:g})")
-    p.add_argument("--json", action="store_true", help="print results.json on stdout instead of a table")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help=t("cli.tournament.move_time", lang, seconds=f"{DEFAULT_MOVE_TIME:g}"))
+    p.add_argument("--json", action="store_true", help=t("cli.tournament.json", lang))
+    p.add_argument("--quiet", action="store_true", help=t("cli.tournament.quiet", lang))
     p.set_defaults(func=run)
 
 
 def _bot_names(args: argparse.Namespace) -> list[str]:
+    lang = lang_of(args)
     names: list[str] = []
     if args.bots:
         names.extend(part.strip() for part in args.bots.split(","))
     names.extend(b.strip() for b in args.bot)
     if not names:
-        raise UsageError("name the bots with --bots A,B (one per seat, or two for four players)")
+        raise UsageError(t("cli.tournament.err.no_bots", lang), lang)
     for name in names:
         if not name:
-            raise UsageError("--bots has an empty name")
+            raise UsageError(t("cli.tournament.err.empty_name", lang), lang)
         try:
             bot = BotName.parse(name)
         except BotError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(keyed_text("bot", exc, lang), lang) from None
         if not bot.program_found():
-            raise UsageError(f"{name!r}: no program {bot.argv[0]!r} found")
+            raise UsageError(t("cli.tournament.err.no_program", lang, name=repr(name),
+                               program=repr(bot.argv[0])), lang)
     return names
 
 
 def build_plan(args: argparse.Namespace) -> Plan:
     config = config_from(args)
+    lang = lang_of(args)
     names = _bot_names(args)
     try:
         seats = seatings(config.players, len(names))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    except ValueError:
+        raise UsageError(t("cli.tournament.err.bot_count", lang, players=config.players,
+                           count=len(names)), lang) from None
     if args.matches < 1:
-        raise UsageError(f"--matches must be at least 1, not {args.matches}")
+        raise UsageError(t("cli.err.at_least", lang, option="--matches", low=1,
+                           value=args.matches), lang)
     if not 0 < args.move_time <= 3600:
-        raise UsageError(f"--move-time must be between 0 and 3600 seconds, not {args.move_time:g}")
+        raise UsageError(t("cli.err.range", lang, option="--move-time", low=0, high=3600,
+                           value=f"{args.move_time:g}"), lang)
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-        print(f"seed: {seed}", file=sys.stderr)
+        print(t("cli.seed", lang, seed=seed), file=sys.stderr)
     deal_sets = math.ceil(args.matches / len(seats))
     return Plan(
         config=config,
@@ -113,9 +105,10 @@ def build_plan(args: argparse.Namespace) -> Plan:
 
 def run(args: argparse.Namespace) -> int:
     plan = build_plan(args)
+    lang = lang_of(args)
     jobs = default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, not {jobs}")
+        raise UsageError(t("cli.err.at_least", lang, option="--jobs", low=1, value=jobs), lang)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -123,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         probe.write_text("", encoding="utf-8")
         probe.unlink()
     except OSError as exc:
-        raise UsageError(f"{args.out}: cannot write there: {exc}") from None
+        raise UsageError(t("cli.err.write_dir", lang, path=args.out,
+                           why=os_error_text(exc, lang)), lang) from None
     plan = Plan(
         config=plan.config,
         bots=plan.bots,
@@ -134,28 +128,25 @@ def run(args: argparse.Namespace) -> int:
         seats=plan.seats,
     )
     if plan.matches != args.matches:
-        print(
-            f"note: {plan.matches} matches ({plan.deal_sets} deal sets x {len(plan.seats)} "
-            f"seatings), not {args.matches}: every deal set is played in every seating",
-            file=sys.stderr,
-        )
+        sets = plural("cli.tournament.sets", plan.deal_sets, lang)
+        print(t("cli.tournament.rounded", lang, matches=plan.matches, sets=sets,
+                seatings=len(plan.seats), asked=args.matches), file=sys.stderr)
     done = run_tournament(plan, jobs=jobs, out=out, progress=None if args.quiet else sys.stderr)
     results = done.results
     if args.json:
         print(json.dumps(results, indent=1))
     else:
-        print(table(results))
-        print(f"results: {out / 'results.json'}; records: {out / 'records'}; "
-              f"chart: {out / 'standings.svg'}")
+        print(table(results, lang))
+        print(t("cli.tournament.files", lang, results=out / "results.json",
+                records=out / "records", chart=out / "standings.svg"))
     faults = sum(b["faults"]["count"] for b in results["bots"])
     if faults:
-        print(f"faults: {faults} forfeited decisions (see {out / 'faults.log'})", file=sys.stderr)
+        print(plural("cli.tournament.faults", faults, lang, log=out / "faults.log"),
+              file=sys.stderr)
     if done.interrupted:
-        print(
-            f"interrupted: {results['matches_played']} of {results['matches_planned']} matches "
-            f"finished; statistics over {results['deal_sets_counted']} complete deal sets",
-            file=sys.stderr,
-        )
+        counted = plural("cli.tournament.complete_sets", results["deal_sets_counted"], lang)
+        print(t("cli.tournament.interrupted", lang, played=results["matches_played"],
+                planned=results["matches_planned"], counted=counted), file=sys.stderr)
         return 130
     return 0
 
@@ -173,21 +164,21 @@ def _duration(seconds: float | None) -> str:
     return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms" if ms >= 0.1 else f"{ms * 1000:.0f} µs"
 
 
-def table(results: dict[str, Any]) -> str:
+#: the standings' columns, by their catalogue keys (``cli.tournament.col.<key>``)
+COLUMNS = ("bot", "matches", "wdl", "score", "ci", "elo", "elo_ci", "points", "diff", "ci",
+           "p95", "faults")
+
+
+def table(results: dict[str, Any], lang: str = "en") -> str:
     """The standings as a plain-text table."""
-    head = (
-        f"{results['game']}, {results['players']} players"
-        f"{' (teams)' if results['teams'] else ''}, target {results['target']}, seed "
-        f"{results['seed']}: {results['matches_counted']} matches on "
-        f"{results['deal_sets_counted']} duplicate deal set{'s' if results['deal_sets_counted'] != 1 else ''} "
-        f"({len(results['seatings'])} seatings), {results['seconds']:.1f} s"
+    head = t(
+        "cli.tournament.head", lang, game=results["game"], players=results["players"],
+        teams=t("cli.tournament.head_teams", lang) if results["teams"] else "",
+        target=results["target"], seed=results["seed"], matches=results["matches_counted"],
+        sets=plural("cli.tournament.sets", results["deal_sets_counted"], lang),
+        seatings=len(results["seatings"]), seconds=f"{results['seconds']:.1f}",
     )
-    rows = [
-        [
-            "bot", "matches", "W-D-L", "score", "95% CI", "Elo", "Elo 95% CI",
-            "pts/round", "+/round", "95% CI", "p95 move", "faults",
-        ]
-    ]
+    rows = [[t(f"cli.tournament.col.{key}", lang) for key in COLUMNS]]
     for b in results["bots"]:
         lo, hi = b["score_interval"]
         elo = b["elo"]

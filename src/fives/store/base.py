@@ -15,13 +15,38 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
-    "DamagedRow", "How", "StaleOwner", "Store", "StoreError", "StoredAction", "StoredRound",
+    "STORE_ERROR_TEXT", "DamagedRow", "How", "StaleOwner", "Store", "StoreError", "StoredAction", "StoredRound",
     "StoredTable",
 ]
 
 
+#: English wording of the store's errors; interfaces translate by key (``cli.store.<key>``)
+STORE_ERROR_TEXT: dict[str, str] = {
+    "open": "cannot open the database {where}: {why}",
+    "migrate": "cannot migrate {where}: {why}",
+    "read": "cannot read {where}: {why}",
+    "write": "cannot write to {where}: {why}",
+    "in_use": "the database {where} is in use by another fives server{who}; stop it, or use "
+              "another database",
+    "no_extras": "PostgreSQL needs the cluster extras: pip install 'fives[cluster]'",
+    "unknown_kind": "unknown database {kind}:// (a file path, sqlite:///path or "
+                    "postgresql://user:pass@host:port/name)",
+}
+
+
 class StoreError(RuntimeError):
-    """The store cannot be opened or written (disk full, locked, not a database ...)."""
+    """The store cannot be opened or written (disk full, locked, not a database ...); ``key``
+    and ``params`` name it for translation where it is one of :data:`STORE_ERROR_TEXT`."""
+
+    def __init__(self, message: str, key: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
+
+    @classmethod
+    def of(cls, key: str, **params: object) -> StoreError:
+        """The error ``key`` of :data:`STORE_ERROR_TEXT`, its English text filled in."""
+        return cls(STORE_ERROR_TEXT[key].format(**params), key, **params)
 
 
 class DamagedRow(StoreError):

@@ -18,14 +18,12 @@ def open_store(url: str, pool_size: int = 20) -> Store:
     store connects and migrates in :meth:`Store.start`. StoreError for an unknown scheme."""
     if is_postgres(url):
         if importlib.util.find_spec("asyncpg") is None:
-            raise StoreError("PostgreSQL needs the cluster extras: pip install "
-                             "'fives[cluster]'")
+            raise StoreError.of("no_extras")
         from fives.store.postgres import PostgresStore
 
         return PostgresStore(url, max_size=pool_size)
     if "://" in url and not url.startswith("sqlite:///"):
-        raise StoreError(f"unknown database {url.split('://')[0]}:// (a file path, sqlite:///"
-                         "path or postgresql://…)")
+        raise StoreError.of("unknown_kind", kind=url.split("://")[0])
     return SqliteStore(sqlite_path(url))
 
 

@@ -72,7 +72,7 @@ class PostgresStore(Store):
             self._pool = await asyncpg.create_pool(
                 self.url, min_size=self.min_size, max_size=self.max_size, command_timeout=10)
         except (OSError, asyncpg.PostgresError, ValueError) as exc:
-            raise StoreError(f"cannot open the database {self.where}: {exc}") from None
+            raise StoreError.of("open", where=self.where, why=exc) from None
         self.applied = await self.migrate()
 
     def _errors(self) -> tuple[type[BaseException], ...]:
@@ -100,7 +100,7 @@ class PostgresStore(Store):
                     log.info("database %s: migration %s applied", self.where, m.label)
                     applied.append(m.label)
         except self._errors() as exc:
-            raise StoreError(f"cannot migrate {self.where}: {exc}") from None
+            raise StoreError.of("migrate", where=self.where, why=exc) from None
         return applied
 
     async def _write(self, table_id: str, fence: int | None,
@@ -115,7 +115,7 @@ class PostgresStore(Store):
                 for sql, params in statements:
                     await db.execute(sql, *params)
         except self._errors() as exc:
-            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+            raise StoreError.of("write", where=self.where, why=exc) from None
 
     async def _one(self, table_id: str, fence: int | None, sql: str, params: tuple[Any, ...],
                    fenced_sql: str) -> None:
@@ -129,7 +129,7 @@ class PostgresStore(Store):
                     return
                 status = await db.execute(fenced_sql, *params, fence)
         except self._errors() as exc:
-            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+            raise StoreError.of("write", where=self.where, why=exc) from None
         if status.endswith(" 0"):
             raise StaleOwner(f"table {table_id}: owned by another process now "
                              f"(token {fence} is stale)")
@@ -159,7 +159,7 @@ class PostgresStore(Store):
                 token = await db.fetchval(
                     "UPDATE tables SET fence = fence + 1 WHERE id = $1 RETURNING fence", table_id)
         except self._errors() as exc:
-            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+            raise StoreError.of("write", where=self.where, why=exc) from None
         return None if token is None else int(token)
 
     async def update_meta(
@@ -222,7 +222,7 @@ class PostgresStore(Store):
             async with self._pool.acquire() as db:
                 return int(await db.fetchval(_ARCHIVE, before, limit))
         except self._errors() as exc:
-            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+            raise StoreError.of("write", where=self.where, why=exc) from None
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -231,7 +231,7 @@ class PostgresStore(Store):
             async with self._pool.acquire() as db:
                 return list(await db.fetch(sql, *params))
         except self._errors() as exc:
-            raise StoreError(f"cannot read {self.where}: {exc}") from None
+            raise StoreError.of("read", where=self.where, why=exc) from None
 
     async def load(self, table_id: str) -> StoredTable | None:
         try:
@@ -247,7 +247,7 @@ class PostgresStore(Store):
                     "SELECT seq, round_no, seat, action, how, ts FROM actions "
                     "WHERE table_id = $1 ORDER BY seq", table_id)
         except self._errors() as exc:
-            raise StoreError(f"cannot read {self.where}: {exc}") from None
+            raise StoreError.of("read", where=self.where, why=exc) from None
         table = table_of(row)
         table.rounds = rounds_of(table_id, rounds, actions)
         return table

@@ -53,7 +53,7 @@ class SqliteStore(Store):
             self.applied = self._migrate()
         except (sqlite3.Error, OSError) as exc:
             self._release()
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+            raise StoreError.of("open", where=self.path, why=exc) from None
 
     def _migrate(self) -> list[str]:
         db = self._db
@@ -84,7 +84,7 @@ class SqliteStore(Store):
         try:
             return self._migrate()
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot migrate {self.path}: {exc}") from None
+            raise StoreError.of("migrate", where=self.path, why=exc) from None
 
     def _release(self) -> None:
         if self._owner is not None:
@@ -96,7 +96,7 @@ class SqliteStore(Store):
             with self._lock:
                 return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {self.path}: {exc}") from None
+            raise StoreError.of("read", where=self.path, why=exc) from None
 
     def _write(self, table_id: str, fence: int | None, *statements: _Statement) -> None:
         """Writes for one table that land together or not at all; with ``fence``, only while
@@ -121,7 +121,7 @@ class SqliteStore(Store):
                     raise
                 self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+            raise StoreError.of("write", where=self.path, why=exc) from None
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -209,7 +209,7 @@ class SqliteStore(Store):
                     raise
                 self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+            raise StoreError.of("write", where=self.path, why=exc) from None
         return len(ids)
 
     # -- reading ---------------------------------------------------------------------------
@@ -288,10 +288,7 @@ def _take_ownership(path: str) -> int:
         holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
         os.close(fd)
         who = f" (process {holder})" if holder.isdigit() else ""
-        raise StoreError(
-            f"the database {path} is in use by another fives server{who}; stop it, or use "
-            "another database"
-        ) from None
+        raise StoreError.of("in_use", where=path, who=who) from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)
     return fd
