@@ -24,10 +24,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from fives.core.games import GAMES, Config
-from fives.core.layout import Layout
+from fives.core.games import GAMES
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES
+from fives.rulespages import worked_example
 from fives.server.assets import Assets, PlainStatic, VersionedStatic
 from fives.server.bots import bot_levels
 from fives.server.cluster.remote import ClusterDown, RemoteTable
@@ -333,13 +333,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         actions = request.query_params.get("actions", "")
         if game not in GAMES or len(actions) > 300:
             return _error(request, ClientError("bad_request"))
-        cfg = Config.make(game, 2)
-        lay = Layout(cfg.game.spinner)
-        points = 0
         try:
-            for text in [a for a in actions.split(",") if a.strip()][:28]:
-                total = lay.place_text(text.strip())
-                points = cfg.game.play_points[total]
+            lay, points = worked_example(game, [a for a in actions.split(",") if a.strip()][:28])
         except ValueError:
             return _error(request, ClientError("illegal"))
         return JSONResponse({"layout": lay.explain(), "points": points})

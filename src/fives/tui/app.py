@@ -34,6 +34,7 @@ from fives.phrasing import action_text, fmt_score, play_sentence
 from fives.tui import board
 from fives.tui.inputs import Refusal, clean_line, understand
 from fives.tui.match import Handover, Hint, Line, Match, MatchOver, RoundOver, Turn
+from fives.tui.rulestext import rules_text
 from fives.tui.sheet import tally_parts, tally_rows, track_rows
 
 __all__ = ["FivesApp"]
@@ -566,7 +567,7 @@ class FivesApp(App[str]):
 
     def show_rules(self) -> None:
         game = self.match.setup.config.game
-        body = Text(self.tr(f"rules.{game.name}") + "\n\n" + self.tr("rules.notation"))
+        body = rules_text(game.name, self.tr.lang, max(40, min(96, self.size.width - 8)))
         self.push_screen(
             Panel(self.tr("rules.title", game=self.names.game()), body, self.tr("app.close"), _CLOSE)
         )

@@ -17,6 +17,7 @@ from fives.core.view import View, view_of
 from fives.tui import board
 from fives.tui.inputs import TIMEOUT, LineReader, Refusal, understand
 from fives.tui.match import Handover, Match, MatchOver, RoundOver, Stop, Turn
+from fives.tui.rulestext import rules_text
 
 __all__ = ["Session"]
 
@@ -233,8 +234,7 @@ class Session:
     def show_rules(self) -> None:
         cfg = self.match.setup.config
         self.console.rule(Text(self.tr("rules.title", game=self.names.game()), "bold"))
-        self.say(self.tr(f"rules.{cfg.game.name}"))
-        self.say(self.tr("rules.notation"), "dim")
+        self.console.print(rules_text(cfg.game.name, self.tr.lang, min(96, self.console.width)))
         self.console.rule()
 
     def show_help(self) -> None:
