@@ -6,13 +6,15 @@ import random
 from collections.abc import Callable
 
 from fives.bots.base import Bot
-from fives.bots.search import search_values
+from fives.bots.search import halving_values, search_values
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, mask_of
 from fives.core.view import View
 
-__all__ = ["CheatBot", "EasyBot", "MediumBot", "RandomBot", "SearchBot", "play_points"]
+__all__ = [
+    "CheatBot", "EasyBot", "HalvingBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
+]
 
 
 def play_points(view: View, action: Action) -> int:
@@ -197,6 +199,52 @@ class SearchBot(Bot):
 
 
 _MEDIUM = MediumBot()
+
+
+class HalvingBot(Bot):
+    """The ladder's search (``pimc``, ``hard``, ``expert``): many sampled worlds, one informed
+    playout of each distinct action per world, successive halving over the actions and an
+    exact endgame (:func:`fives.bots.search.halving_values`)."""
+
+    def __init__(
+        self,
+        name: str,
+        worlds: int,
+        eps: float,
+        *,
+        look: float = 0.0,
+        endgame_tiles: int = 0,
+        match_weight: float = 0.5,
+        halving: bool = True,
+        move_time: float = 0.0,
+        prior: float = 0.0,
+    ) -> None:
+        self.name = name
+        self.worlds = worlds
+        self.eps = eps
+        self.look = look
+        self.endgame_tiles = endgame_tiles
+        self.match_weight = match_weight
+        self.halving = halving
+        #: CPU seconds a decision may take beyond ``worlds`` (0: counts only, as tests use)
+        self.move_time = move_time
+        self.prior = prior
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        found = halving_values(
+            view, rng, worlds=self.worlds, eps=self.eps, look=self.look,
+            endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
+            halving=self.halving, move_time=self.move_time,
+        )
+        if self.prior and len(found) > 1:
+            hint = _MEDIUM.values(view, rng)
+            found = {a: v + self.prior * hint[a] for a, v in found.items()}
+        return found
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _pick_best(self.values(view, rng), rng)
 
 
 #: ``hard``'s search: worlds sampled, playouts shared among them and the actions (fixed counts,

@@ -28,6 +28,7 @@ from fives.bots.ladder import (
     HARD_WORLDS,
     CheatBot,
     EasyBot,
+    HalvingBot,
     MediumBot,
     RandomBot,
     SearchBot,
@@ -53,10 +54,18 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     "cheat": CheatBot,
     # hard as it played before the core was compiled, to measure what the budget gained
     "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
+    # the baseline every search is measured against: plain PIMC, 200 worlds with simple voids,
+    # one greedy playout of each action in each, best mean point margin
+    "pimc": lambda: HalvingBot("pimc", worlds=200, eps=0.0, match_weight=0.0, halving=False),
+    # hard as it was before the halving search (issue 15), for the README's comparisons
+    "hard-old": lambda: SearchBot(
+        "hard-old", worlds=HARD_WORLDS, budget=HARD_BUDGET, eps=0.1, prior=0.5
+    ),
 }
 
-#: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` is an old budget
-_MEASUREMENT = ("cheat", "hard-30x1500")
+#: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` and ``hard-old`` are
+#: old searches, ``pimc`` the plain baseline
+_MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old")
 
 #: the levels people can pick, weakest first
 BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]
