@@ -36,6 +36,7 @@ from fives.bots.ladder import (
     CheatBot,
     EasyBot,
     HalvingBot,
+    IsmctsBot,
     MediumBot,
     RandomBot,
     SearchBot,
@@ -69,6 +70,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
     # the ladder's search with every option on, small counts
     "halving": lambda: HalvingBot("halving", worlds=16, eps=0.05, look=0.7, endgame_tiles=6),
     "pimc": lambda: HalvingBot("pimc", worlds=8, eps=0.0, match_weight=0.0, halving=False),
+    "ismcts": lambda: IsmctsBot("ismcts", iterations=60, eps=0.05, look=0.7, pool=8,
+                                endgame_tiles=6),
 }
 
 TABLES = [

@@ -6,14 +6,14 @@ import random
 from collections.abc import Callable
 
 from fives.bots.base import Bot
-from fives.bots.search import halving_values, search_values
+from fives.bots.search import halving_values, ismcts_values, search_values
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, mask_of
 from fives.core.view import View
 
 __all__ = [
-    "CheatBot", "EasyBot", "HalvingBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
+    "CheatBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
 ]
 
 
@@ -199,6 +199,44 @@ class SearchBot(Bot):
 
 
 _MEDIUM = MediumBot()
+
+
+class IsmctsBot(Bot):
+    """Information-set MCTS (``expert``): :func:`fives.bots.search.ismcts_values`."""
+
+    def __init__(
+        self,
+        name: str,
+        iterations: int,
+        eps: float,
+        *,
+        look: float = 0.0,
+        explore: float = 0.7,
+        pool: int = 400,
+        endgame_tiles: int = 0,
+        move_time: float = 0.0,
+    ) -> None:
+        self.name = name
+        self.iterations = iterations
+        self.eps = eps
+        self.look = look
+        self.explore = explore
+        self.pool = pool
+        self.endgame_tiles = endgame_tiles
+        #: CPU seconds a decision may take beyond ``iterations`` (0: counts only, as tests use)
+        self.move_time = move_time
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        return ismcts_values(
+            view, rng, iterations=self.iterations, eps=self.eps, look=self.look,
+            explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
+            move_time=self.move_time,
+        )
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _pick_best(self.values(view, rng), rng)
 
 
 class HalvingBot(Bot):

@@ -52,6 +52,8 @@ _LADDER: dict[str, Callable[[], Bot]] = {
         "expert", worlds=240, budget=18000, eps=0.1, prior=0.5, endgame_tiles=6
     ),
     "cheat": CheatBot,
+    "hard-a": lambda: HalvingBot("hard-a", worlds=1600, eps=0.05, endgame_tiles=6),
+    "hard-b": lambda: HalvingBot("hard-b", worlds=800, eps=0.05, look=0.7, endgame_tiles=6),
     # hard as it played before the core was compiled, to measure what the budget gained
     "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
     # the baseline every search is measured against: plain PIMC, 200 worlds with simple voids,

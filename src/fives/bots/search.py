@@ -23,7 +23,8 @@ from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
 __all__ = [
-    "Policy", "greedy_code", "halving_values", "outcome_value", "playout", "policy_playout",
+    "Policy", "greedy_code", "halving_values", "ismcts_values", "outcome_value", "playout",
+    "policy_playout",
     "search_values",
 ]
 
@@ -407,4 +408,161 @@ def halving_values(
         value = means[i] if i in alive else min(means[i], floor - 1e-6)
         for a in group:
             out[a] = value
+    return out
+
+
+# -- expert: single-observer information-set MCTS ------------------------------------------------
+
+
+class _Node:
+    """A node of the information-set tree: reached by the same actions, whatever the world.
+
+    ``total`` is the sum of outcomes for the side that made the move into this node, so a
+    parent picks its best child whoever is to move; ``avail`` counts the visits of its parent
+    in which this move was legal (a move legal in only some worlds is not penalised for the
+    others)."""
+
+    def __init__(self, side: int) -> None:
+        self.side = side
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+def ismcts_values(
+    view: View,
+    rng: random.Random,
+    *,
+    iterations: int,
+    eps: float,
+    look: float = 0.0,
+    explore: float = 0.7,
+    pool: int = 400,
+    match_weight: float = 0.5,
+    endgame_tiles: int = 0,
+    move_time: float = 0.0,
+) -> dict[Action, float]:
+    """Mean outcome of each class of identical legal actions under SO-ISMCTS.
+
+    Each iteration takes a world (from a pool of ``pool`` sampled ones, cycled), walks the tree
+    from the root choosing among the moves legal in that world by UCB (``explore`` times the
+    outcomes' running spread), adds one node, plays the rest out with the informed policy and
+    backs the outcome up. Other seats choose by their own statistics, aggregated over worlds,
+    so the search does not let them see the bot's tiles, the flaw of a search per world.
+    Worlds that reach an empty stock with at most ``endgame_tiles`` tiles in hands (two sides)
+    are valued exactly when expanded. At least ``iterations`` iterations; with ``move_time``
+    > 0 (CPU seconds) more, until the time is spent.
+    """
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return {legal[0]: 0.0}
+    assert view.seat is not None
+    started = time.process_time()
+    side = view.config.side_of(view.seat)
+    classes = action_classes(view.layout, legal)
+    if len(classes) == 1:
+        return {a: 0.0 for a in legal}
+    try:
+        sampler = WorldSampler(view)
+    except SamplingError:
+        return {a: 0.0 for a in legal}
+    roots = [int(g[0]) for g in classes]
+    worlds: list[State] = []
+    for _ in range(pool):
+        try:
+            worlds.append(sampler.sample(rng))
+        except SamplingError:
+            continue
+    if not worlds:
+        return {a: 0.0 for a in legal}
+    policy = Policy(worlds[0], eps, look)
+    bonus = view.config.target * match_weight
+    root = _Node(-1)
+    for code in roots:
+        root.children[code] = _Node(side)
+    playout_rng = random.Random(0)
+    reseed = super(random.Random, playout_rng).seed
+    rand = rng.random
+    # the spread of outcomes, for the exploration term (Welford's running variance)
+    count = 0
+    mean = 0.0
+    m2 = 0.0
+    it = 0
+    while True:
+        if it >= iterations and (move_time <= 0 or time.process_time() - started >= move_time):
+            break
+        world = worlds[it % len(worlds)]
+        it += 1
+        st = world.copy()
+        before = world.scores
+        node = root
+        path: list[_Node] = []
+        codes = roots
+        value = 0.0
+        solved = False
+        while True:  # down the tree to a move not tried yet, or the end of the round
+            spread = math.sqrt(m2 / count) if count > 1 else 10.0
+            untried: list[int] = []
+            best: _Node | None = None
+            best_code = -1
+            best_key = -1e18
+            for code in codes:
+                child = node.children.get(code)
+                if child is None:
+                    child = _Node(st.side[st.turn])
+                    node.children[code] = child
+                child.avail += 1
+                if not child.visits:
+                    untried.append(code)
+            if untried:
+                code = untried[int(rand() * len(untried))]
+                st.apply_code(code)
+                path.append(node.children[code])
+                break
+            for code in codes:
+                child = node.children[code]
+                key = child.total / child.visits + explore * spread * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if key > best_key:
+                    best_key = key
+                    best = child
+                    best_code = code
+            assert best is not None
+            st.apply_code(best_code)
+            path.append(best)
+            node = best
+            if st.turn < 0:
+                break
+            # forced moves get nodes too: the seat to move is then a function of the actions
+            codes = st.legal_codes()
+        if st.turn >= 0:
+            if endgame_tiles > 0 and endgame_ready(st, endgame_tiles):
+                value = exact_value(st, before, side, bonus)
+                solved = True
+            if not solved:
+                reseed(rng.getrandbits(32))
+                policy_playout(st, policy, playout_rng)
+        if not solved:
+            value = outcome_value(st, before, side, bonus)
+        count += 1
+        delta = value - mean
+        mean += delta / count
+        m2 += delta * (value - mean)
+        for n in path:
+            n.visits += 1
+            n.total += value if n.side == side else -value
+    out: dict[Action, float] = {}
+    ranked = sorted(roots, key=lambda c: -root.children[c].visits)
+    top = ranked[0]
+    top_child = root.children[top]
+    top_value = top_child.total / max(1, top_child.visits)
+    for i, group in enumerate(classes):
+        child = root.children[roots[i]]
+        v = child.total / child.visits if child.visits else -1e9
+        if roots[i] != top:
+            v = min(v, top_value - 1e-6)  # the most visited is the choice
+        for a in group:
+            out[a] = v
     return out
