@@ -215,8 +215,10 @@ class IsmctsBot(Bot):
         pool: int = 400,
         endgame_tiles: int = 0,
         move_time: float = 0.0,
+        prior: float = 0.0,
     ) -> None:
         self.name = name
+        self.prior = prior
         self.iterations = iterations
         self.eps = eps
         self.look = look
@@ -227,11 +229,12 @@ class IsmctsBot(Bot):
         self.move_time = move_time
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
-        return ismcts_values(
+        found = ismcts_values(
             view, rng, iterations=self.iterations, eps=self.eps, look=self.look,
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time,
         )
+        return _with_prior(found, view, rng, self.prior)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -274,10 +277,7 @@ class HalvingBot(Bot):
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
             halving=self.halving, move_time=self.move_time,
         )
-        if self.prior and len(found) > 1:
-            hint = _MEDIUM.values(view, rng)
-            found = {a: v + self.prior * hint[a] for a, v in found.items()}
-        return found
+        return _with_prior(found, view, rng, self.prior)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -285,11 +285,26 @@ class HalvingBot(Bot):
         return _pick_best(self.values(view, rng), rng)
 
 
-#: ``hard``'s search: worlds sampled, playouts shared among them and the actions (fixed counts,
-#: so a seed decides). Four times each of what it played before the core was compiled (30 and
-#: 1500), in about the wall time those took on the pure modules (README, Bots).
-HARD_WORLDS = 120
-HARD_BUDGET = 6000
+def _with_prior(
+    found: dict[Action, float], view: View, rng: random.Random, prior: float
+) -> dict[Action, float]:
+    """The search's values plus ``prior`` times medium's: the heuristic steadies the playouts'
+    noisy averages where moves are close."""
+    if not prior or len(found) < 2:
+        return found
+    hint = _MEDIUM.values(view, rng)
+    return {a: v + prior * hint[a] for a, v in found.items()}
+
+
+#: ``hard`` before issue 15 (``hard-old``, and ``cheat``'s search): worlds sampled, playouts
+#: shared among them and the actions (fixed counts, so a seed decides).
+OLD_HARD_WORLDS = 120
+OLD_HARD_BUDGET = 6000
+#: ``hard``: worlds for the actions that survive the halving (README, Bots)
+HARD_WORLDS = 1000
+#: ``expert``: ISMCTS iterations at least, and the CPU seconds it may go on for
+EXPERT_ITERATIONS = 3000
+EXPERT_MOVE_TIME = 0.3
 
 
 class CheatBot(SearchBot):
@@ -300,7 +315,9 @@ class CheatBot(SearchBot):
     """
 
     def __init__(self) -> None:
-        super().__init__("cheat", worlds=HARD_WORLDS, budget=HARD_BUDGET, eps=0.1, prior=0.5)
+        super().__init__(
+            "cheat", worlds=OLD_HARD_WORLDS, budget=OLD_HARD_BUDGET, eps=0.1, prior=0.5
+        )
         self._state: State | None = None
 
     def peek(self, state: State) -> None:

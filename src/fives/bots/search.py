@@ -452,7 +452,8 @@ def ismcts_values(
     so the search does not let them see the bot's tiles, the flaw of a search per world.
     Worlds that reach an empty stock with at most ``endgame_tiles`` tiles in hands (two sides)
     are valued exactly when expanded. At least ``iterations`` iterations; with ``move_time``
-    > 0 (CPU seconds) more, until the time is spent.
+    > 0 (CPU seconds) more, until the time is spent. The values are the root moves' mean
+    outcomes (a move never tried gets the worst of the others).
     """
     legal = list(view.legal)
     if len(legal) == 1:
@@ -553,16 +554,12 @@ def ismcts_values(
         for n in path:
             n.visits += 1
             n.total += value if n.side == side else -value
+    means = [c.total / c.visits for c in root.children.values() if c.visits]
+    unvisited = min(means) if means else 0.0
     out: dict[Action, float] = {}
-    ranked = sorted(roots, key=lambda c: -root.children[c].visits)
-    top = ranked[0]
-    top_child = root.children[top]
-    top_value = top_child.total / max(1, top_child.visits)
     for i, group in enumerate(classes):
         child = root.children[roots[i]]
-        v = child.total / child.visits if child.visits else -1e9
-        if roots[i] != top:
-            v = min(v, top_value - 1e-6)  # the most visited is the choice
+        v = child.total / child.visits if child.visits else unvisited
         for a in group:
             out[a] = v
     return out

@@ -66,6 +66,8 @@ __all__ = [
 HINT_BOTS = ("hard", "easy")
 #: bots whose values are searched estimates of the round's point difference
 SEARCH_BOTS = ("hard", "expert")
+#: the levels the terminal describes at the start of a match (``tui.level.*``)
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: the bot that moves for a player whose countdown runs out
 TIMER_BOT = "easy"
 
@@ -329,6 +331,9 @@ class Match:
         cfg = self.setup.config
         players = ", ".join(self.names.seat_long(s) for s in range(cfg.players))
         self.say(tr("intro.players", players=players))
+        # what each level at the table measurably does (the README's table of tournaments)
+        for level in dict.fromkeys(name for name in self.setup.seats if name in LEVELS):
+            self.say(tr(f"level.{level}"), "dim")
         if cfg.teams:
             self.say(tr("intro.teams", a=self.names.side(0), b=self.names.side(1)))
         key = "intro.target_exact" if cfg.game.exact_target else "intro.target"
