@@ -21,7 +21,7 @@ import random
 import sys
 
 from fives.bots.ladder import SearchBot
-from fives.bots.registry import make_bot
+from fives.bots.registry import BotName, make_bot
 from fives.cli.random_cmd import play_random
 from fives.compiled import build
 from fives.core.games import GAMES, Config
@@ -91,7 +91,8 @@ def decisions(count: int) -> list[str]:
                              f"{_digest([str(choice), sorted((str(a), repr(v)) for a, v in values.items())])}")
             k += 1
     # the expert's exact endgame: late decisions of a Block match (no stock to draw)
-    expert = make_bot("expert")
+    # counts only (no CPU budget): the pure build is slower and would search less
+    expert = BotName.parse("expert").make(move_time=0.0)
     for view in decision_views(Config.make("block", 2), seed=99, count=count * 3)[-2:]:
         choice = expert.choose(view, random.Random(k))
         lines.append(f"decision {k} expert {_digest(str(choice))}")

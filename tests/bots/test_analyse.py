@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from pathlib import Path
 
@@ -10,11 +11,12 @@ import pytest
 
 from clikit import FIVES
 from fives.bots import make_bot
-from fives.cli.analyse_cmd import analyse
+from fives.cli.analyse_cmd import account, analyse
 from fives.core.games import Config
-from fives.core.record import Record
+from fives.core.record import Record, record_of
 from fives.core.state import State
-from fives.core.tiles import Action
+from fives.core.tiles import ALL_TILES, Action, Tile
+from fives.core.view import view_of
 from fives.tournament.runner import Plan, run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +68,8 @@ def test_analyse_json_values_every_legal_action_at_every_decision(record_path: P
         best = max(d["values"].values())
         assert d["values"][d["choice"]] == best
         assert d["loss"] == pytest.approx(best - d["values"][played])
-        assert d["agrees"] == (d["choice"] == played)
+        twins = next((g for g in d["same"] if played in g), [played])
+        assert d["agrees"] == (d["choice"] in twins)
     flagged = sorted((d for d in got if d["flag"]), key=lambda d: d["flag"])
     assert 1 <= len(flagged) <= 3  # random play loses against easy's values somewhere
     assert [d["flag"] for d in flagged] == list(range(1, len(flagged) + 1))
@@ -174,3 +177,28 @@ def test_a_bad_record_is_one_error_line(tmp_path: Path) -> None:
         proc = fives("analyse", path, "--bot", "easy")
         assert proc.returncode == 2
         assert proc.stderr.startswith("error: ") and len(proc.stderr.splitlines()) == 1
+
+
+def test_analyse_shows_identical_actions_as_one_line_naming_both() -> None:
+    # after the lead 5-5 (a fresh spinner), 5-3 on W and on E leave the same game
+    state = State(Config.make("all-fives", 2))
+    hands = [["5-5", "0-1", "0-2", "0-3", "0-4", "1-2", "1-3", "1-4", "0-0"],
+             ["3-5", "4-5", "2-2", "2-3", "2-4", "3-3", "4-4", "3-4", "2-6"]]
+    held = {t for h in hands for t in h}
+    stock = [t for t in ALL_TILES if str(t) not in held]
+    state.start_round([[Tile.parse(t) for t in h] for h in hands], stock, 0)
+    state.play(Action.parse("5-5"))
+    first = analyse(record_of(state, ["medium", "medium"]), make_bot("medium"), seats=[1])
+    assert first == []  # no decision of seat 1 played yet
+    twin = {"3-5@W": "3-5@E", "4-5@W": "4-5@E"}  # medium names the first of a class
+    choice = max(make_bot("medium").values(view_of(state, 1), random.Random(0)).items(),
+                 key=lambda kv: kv[1])[0]
+    state.play(Action.parse(twin[str(choice)]))
+    record = record_of(state, ["medium", "medium"])
+    decisions = analyse(record, make_bot("medium"), seats=[1])
+    assert decisions[0]["same"] == [["3-5@W", "3-5@E"], ["4-5@W", "4-5@E"]]
+    assert decisions[0]["agrees"]  # the other member of the bot's class: the same move
+    assert decisions[0]["loss"] == 0
+    text = "\n".join(account(record, "medium", decisions, [], "x.json"))
+    assert "3-5@W = 3-5@E" in text and "4-5@W = 4-5@E" in text
+    assert "3-5@E " not in text.replace("3-5@W = 3-5@E", "")

@@ -32,7 +32,16 @@ import pytest
 import fives.bots.ladder as ladder
 from fives.bots.base import Bot
 from fives.bots.host import Seeds, decide, play_match
-from fives.bots.ladder import CheatBot, EasyBot, MediumBot, RandomBot, SearchBot, play_points
+from fives.bots.ladder import (
+    CheatBot,
+    EasyBot,
+    HalvingBot,
+    IsmctsBot,
+    MediumBot,
+    RandomBot,
+    SearchBot,
+    play_points,
+)
 from fives.bots.search import exact_value
 from fives.cli.analyse_cmd import analyse
 from fives.core.games import Config
@@ -58,6 +67,11 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "medium": MediumBot,
     "hard": _hard,
     "weighted": _weighted,
+    # the ladder's search with every option on, small counts
+    "halving": lambda: HalvingBot("halving", worlds=16, eps=0.05, look=0.7, endgame_tiles=6),
+    "pimc": lambda: HalvingBot("pimc", worlds=8, eps=0.0, match_weight=0.0, halving=False),
+    "ismcts": lambda: IsmctsBot("ismcts", iterations=60, eps=0.05, look=0.7, pool=8,
+                                endgame_tiles=6),
 }
 
 TABLES = [

@@ -45,3 +45,34 @@ def test_whether_an_outside_program_can_be_found() -> None:
     assert not BotName.parse("cmd:/nonexistent/bot").program_found()
     assert not BotName.parse("cmd:no-such-program-anywhere").program_found()
     assert BotName.parse("hard").program_found()
+
+
+def test_the_plain_pimc_baseline_is_for_measurement_only() -> None:
+    # 200 worlds with the sampler's voids, one greedy playout of every action in each, the
+    # best mean point margin: the outside baseline, kept so every change is measured
+    from fives.bots.ladder import HalvingBot
+
+    bot = BotName.parse("pimc").make()
+    assert isinstance(bot, HalvingBot)
+    assert (bot.worlds, bot.eps, bot.look, bot.halving, bot.match_weight, bot.prior) == (
+        200, 0.0, 0.0, False, 0.0, 0.0
+    )
+    assert "pimc" not in BOT_NAMES
+
+
+def test_a_move_time_caps_the_budget_of_a_time_budget_level() -> None:
+    expert = BotName.parse("expert").make()
+    own = expert.move_time  # type: ignore[attr-defined]
+    assert own > 0
+    assert BotName.parse("expert").make(move_time=own / 2).move_time == own / 2  # type: ignore[attr-defined]
+    assert BotName.parse("expert").make(move_time=own * 10).move_time == own  # type: ignore[attr-defined]
+
+
+def test_the_servers_bots_think_within_their_deadline() -> None:
+    from fives.server.bots import move_time_for
+    from fives.server.settings import Settings
+
+    deadline = Settings().bot_deadline
+    assert 0 < move_time_for(deadline) < deadline
+    expert = BotName.parse("expert").make(move_time=move_time_for(deadline))
+    assert expert.move_time <= move_time_for(deadline)  # type: ignore[attr-defined]

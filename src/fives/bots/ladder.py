@@ -6,13 +6,15 @@ import random
 from collections.abc import Callable
 
 from fives.bots.base import Bot
-from fives.bots.search import search_values
+from fives.bots.search import halving_values, ismcts_values, search_values
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, mask_of
 from fives.core.view import View
 
-__all__ = ["CheatBot", "EasyBot", "MediumBot", "RandomBot", "SearchBot", "play_points"]
+__all__ = [
+    "CheatBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
+]
 
 
 def play_points(view: View, action: Action) -> int:
@@ -199,11 +201,110 @@ class SearchBot(Bot):
 _MEDIUM = MediumBot()
 
 
-#: ``hard``'s search: worlds sampled, playouts shared among them and the actions (fixed counts,
-#: so a seed decides). Four times each of what it played before the core was compiled (30 and
-#: 1500), in about the wall time those took on the pure modules (README, Bots).
-HARD_WORLDS = 120
-HARD_BUDGET = 6000
+class IsmctsBot(Bot):
+    """Information-set MCTS (``expert``): :func:`fives.bots.search.ismcts_values`."""
+
+    def __init__(
+        self,
+        name: str,
+        iterations: int,
+        eps: float,
+        *,
+        look: float = 0.0,
+        explore: float = 0.7,
+        pool: int = 400,
+        endgame_tiles: int = 0,
+        move_time: float = 0.0,
+        prior: float = 0.0,
+    ) -> None:
+        self.name = name
+        self.prior = prior
+        self.iterations = iterations
+        self.eps = eps
+        self.look = look
+        self.explore = explore
+        self.pool = pool
+        self.endgame_tiles = endgame_tiles
+        #: CPU seconds a decision may take beyond ``iterations`` (0: counts only, as tests use)
+        self.move_time = move_time
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        found = ismcts_values(
+            view, rng, iterations=self.iterations, eps=self.eps, look=self.look,
+            explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
+            move_time=self.move_time,
+        )
+        return _with_prior(found, view, rng, self.prior)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _pick_best(self.values(view, rng), rng)
+
+
+class HalvingBot(Bot):
+    """The ladder's search (``pimc``, ``hard``, ``expert``): many sampled worlds, one informed
+    playout of each distinct action per world, successive halving over the actions and an
+    exact endgame (:func:`fives.bots.search.halving_values`)."""
+
+    def __init__(
+        self,
+        name: str,
+        worlds: int,
+        eps: float,
+        *,
+        look: float = 0.0,
+        endgame_tiles: int = 0,
+        match_weight: float = 0.5,
+        halving: bool = True,
+        move_time: float = 0.0,
+        prior: float = 0.0,
+    ) -> None:
+        self.name = name
+        self.worlds = worlds
+        self.eps = eps
+        self.look = look
+        self.endgame_tiles = endgame_tiles
+        self.match_weight = match_weight
+        self.halving = halving
+        #: CPU seconds a decision may take beyond ``worlds`` (0: counts only, as tests use)
+        self.move_time = move_time
+        self.prior = prior
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        found = halving_values(
+            view, rng, worlds=self.worlds, eps=self.eps, look=self.look,
+            endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
+            halving=self.halving, move_time=self.move_time,
+        )
+        return _with_prior(found, view, rng, self.prior)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return _pick_best(self.values(view, rng), rng)
+
+
+def _with_prior(
+    found: dict[Action, float], view: View, rng: random.Random, prior: float
+) -> dict[Action, float]:
+    """The search's values plus ``prior`` times medium's: the heuristic steadies the playouts'
+    noisy averages where moves are close."""
+    if not prior or len(found) < 2:
+        return found
+    hint = _MEDIUM.values(view, rng)
+    return {a: v + prior * hint[a] for a, v in found.items()}
+
+
+#: ``hard`` before issue 15 (``hard-old``, and ``cheat``'s search): worlds sampled, playouts
+#: shared among them and the actions (fixed counts, so a seed decides).
+OLD_HARD_WORLDS = 120
+OLD_HARD_BUDGET = 6000
+#: ``hard``: worlds for the actions that survive the halving (README, Bots)
+HARD_WORLDS = 1000
+#: ``expert``: ISMCTS iterations at least, and the CPU seconds it may go on for
+EXPERT_ITERATIONS = 3000
+EXPERT_MOVE_TIME = 0.3
 
 
 class CheatBot(SearchBot):
@@ -214,7 +315,9 @@ class CheatBot(SearchBot):
     """
 
     def __init__(self) -> None:
-        super().__init__("cheat", worlds=HARD_WORLDS, budget=HARD_BUDGET, eps=0.1, prior=0.5)
+        super().__init__(
+            "cheat", worlds=OLD_HARD_WORLDS, budget=OLD_HARD_BUDGET, eps=0.1, prior=0.5
+        )
         self._state: State | None = None
 
     def peek(self, state: State) -> None:

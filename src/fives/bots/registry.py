@@ -24,10 +24,15 @@ from typing import IO
 
 from fives.bots.base import Bot, BotError
 from fives.bots.ladder import (
-    HARD_BUDGET,
+    EXPERT_ITERATIONS,
+    EXPERT_MOVE_TIME,
     HARD_WORLDS,
+    OLD_HARD_BUDGET,
+    OLD_HARD_WORLDS,
     CheatBot,
     EasyBot,
+    HalvingBot,
+    IsmctsBot,
     MediumBot,
     RandomBot,
     SearchBot,
@@ -44,19 +49,30 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "easy": EasyBot,
     "medium": MediumBot,
-    "hard": lambda: SearchBot(
-        "hard", worlds=HARD_WORLDS, budget=HARD_BUDGET, eps=0.1, prior=0.5
+    # many worlds, greedy playouts, successive halving, exact endgame, the heuristic's prior
+    "hard": lambda: HalvingBot(
+        "hard", worlds=HARD_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5
     ),
-    "expert": lambda: SearchBot(
-        "expert", worlds=240, budget=18000, eps=0.1, prior=0.5, endgame_tiles=6
+    # information-set MCTS under a CPU-time budget (at least EXPERT_ITERATIONS)
+    "expert": lambda: IsmctsBot(
+        "expert", iterations=EXPERT_ITERATIONS, eps=0.0, pool=400, endgame_tiles=6, prior=0.5,
+        move_time=EXPERT_MOVE_TIME,
     ),
     "cheat": CheatBot,
     # hard as it played before the core was compiled, to measure what the budget gained
     "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
+    # the baseline every search is measured against: plain PIMC, 200 worlds with simple voids,
+    # one greedy playout of each action in each, best mean point margin
+    "pimc": lambda: HalvingBot("pimc", worlds=200, eps=0.0, match_weight=0.0, halving=False),
+    # hard as it was before the halving search (issue 15), for the README's comparisons
+    "hard-old": lambda: SearchBot(
+        "hard-old", worlds=OLD_HARD_WORLDS, budget=OLD_HARD_BUDGET, eps=0.1, prior=0.5
+    ),
 }
 
-#: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` is an old budget
-_MEASUREMENT = ("cheat", "hard-30x1500")
+#: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` and ``hard-old`` are
+#: old searches, ``pimc`` the plain baseline
+_MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old")
 
 #: the levels people can pick, weakest first
 BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]
@@ -142,10 +158,17 @@ class BotName:
     def make(
         self, *, move_time: float = DEFAULT_MOVE_TIME, stderr: IO[str] | int | None = None
     ) -> Bot:
-        """A new bot of this name (an outside program is started at its first decision)."""
+        """A new bot of this name (an outside program is started at its first decision).
+
+        ``move_time`` bounds an outside program's answer, and caps the CPU time of our levels
+        that search under a time budget (``expert``)."""
         if self.outside:
             return ProcessBot(self.command, move_time=move_time, stderr=stderr)
-        return _LADDER[self.text]()
+        bot = _LADDER[self.text]()
+        budget = getattr(bot, "move_time", 0.0)
+        if budget > 0 and move_time < budget:
+            bot.move_time = move_time  # type: ignore[attr-defined]  # a time-budget search
+        return bot
 
 
 def make_bot(name: str) -> Bot:

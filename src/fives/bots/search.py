@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from fives.bots.transpose import action_classes
+from fives.core.layout import Layout
 from fives.core.outcome import Score
 from fives.core.sampling import SamplingError, WorldSampler
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
-__all__ = ["greedy_code", "outcome_value", "playout", "search_values"]
+__all__ = [
+    "Policy", "greedy_code", "halving_values", "ismcts_values", "outcome_value", "playout",
+    "policy_playout",
+    "search_values",
+]
 
 _PLAY_LIMIT: Final = LEAD_BASE + 28
 _PIPS: Final = tuple(t.pips for t in ALL_TILES)
@@ -217,3 +224,342 @@ def search_values(
         norm += weight * per
     return {a: totals[i] / norm for i, a in enumerate(legal)}
 
+
+
+# -- the ladder's search: many worlds, informed playouts, successive halving ---------------------
+
+
+class Policy:
+    """The playout policy of :func:`halving_values`, its settings read once per decision.
+
+    Every seat plays the move that counts most now (in Fives and Threes, points that would
+    pass the target count nothing and reaching it exactly counts most), then the heaviest tile;
+    with ``look`` > 0 it also subtracts ``look`` times the best reply the next seat, if an
+    opponent, could make from its hand in that world; a random legal move with ``eps``.
+    """
+
+    def __init__(self, state: State, eps: float, look: float) -> None:
+        cfg = state.config
+        game = cfg.game
+        self.eps = eps
+        self.look = look
+        self.table: list[int] = list(game.play_points)
+        self.exact = game.exact_target
+        self.target = cfg.target
+        self.bonus = game.domino_bonus
+        self.side: list[int] = list(state.side)
+        self.n = state.n
+
+    def counted(self, state: State, seat: int, points: int, last: bool) -> float:
+        """What a play worth ``points`` counts for ``seat``'s side now."""
+        if not self.exact:
+            return float(points)
+        event = points + (self.bonus if last else 0)
+        if event == 0:
+            return 0.0
+        after = state.scores[self.side[seat]] + event
+        if after > self.target:
+            return -1.0  # discarded (FT-10): worse than a quiet play
+        if after == self.target:
+            return 1000.0
+        return float(event)
+
+    def choose(self, state: State, codes: list[int], rand: Callable[[], float]) -> int:
+        if rand() < self.eps:
+            return codes[int(rand() * len(codes))]
+        lay = state.layout
+        table = self.table
+        seat = state.turn
+        hand = state.hands[seat]
+        last = hand.bit_count() == 1
+        nxt = (seat + 1) % self.n
+        reply_hand = state.hands[nxt] if self.look > 0 and self.side[nxt] != self.side[seat] else 0
+        best = codes[0]
+        best_key = -1e18
+        for code in codes:
+            if code < LEAD_BASE:
+                tid = code >> 2
+                end = code & 3
+            else:
+                tid = code - LEAD_BASE
+                end = 0
+            total = lay.total_after(tid, end)
+            key = self.counted(state, seat, table[total], last) * 64.0 + _PIPS[tid]
+            if reply_hand and not last:
+                after = lay.copy()
+                after.place(tid, end)
+                key -= self.look * 64.0 * _best_reply(after, reply_hand & ~(1 << tid), table)
+            if key > best_key:
+                best_key = key
+                best = code
+        return best
+
+
+def _best_reply(lay: Layout, hand: int, table: list[int]) -> int:
+    """The most points a hand could score with one play on ``lay`` (0 if it cannot play)."""
+    playable = hand & lay.open_mask
+    best = 0
+    while playable:
+        low = playable & -playable
+        playable ^= low
+        tid = low.bit_length() - 1
+        t = ALL_TILES[tid]
+        for e, v in lay.ends:
+            if t.low == v or t.high == v:
+                p = table[lay.total_after(tid, e)]
+                if p > best:
+                    best = p
+    return best
+
+
+def policy_playout(state: State, policy: Policy, rng: random.Random) -> None:
+    """Play the round in ``state`` to its end with ``policy``."""
+    rand = rng.random
+    while state.turn >= 0:
+        codes = state.legal_codes()
+        state.apply_code(policy.choose(state, codes, rand) if len(codes) > 1 else codes[0])
+
+
+def halving_values(
+    view: View,
+    rng: random.Random,
+    *,
+    worlds: int,
+    eps: float,
+    look: float = 0.0,
+    endgame_tiles: int = 0,
+    match_weight: float = 0.5,
+    halving: bool = True,
+    move_time: float = 0.0,
+) -> dict[Action, float]:
+    """Mean outcome of each class of identical legal actions over sampled worlds.
+
+    Every class is played out once in each world it is given, with the same world and the same
+    playout seed for all (common random numbers, so differences are the actions' own). With
+    ``halving``, the classes start on an eighth of the worlds and the worse half is dropped
+    each time the worlds double, down to two (successive halving): the budget goes to the
+    close choices. Worlds with an empty stock and at most ``endgame_tiles`` tiles in hands are
+    solved exactly instead (two sides only). ``match_weight`` times the target is added for a
+    match won in a playout. With ``move_time`` > 0 (CPU seconds) the final two keep taking
+    new worlds, beyond ``worlds``, until the time is spent. Dropped classes are valued just
+    below the worst survivor at most, so the best value is always a survivor's.
+    """
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return {legal[0]: 0.0}
+    assert view.seat is not None
+    started = time.process_time()
+    side = view.config.side_of(view.seat)
+    classes = action_classes(view.layout, legal)
+    if len(classes) == 1:
+        return {a: 0.0 for a in legal}
+    try:
+        sampler = WorldSampler(view)
+    except SamplingError:
+        return {a: 0.0 for a in legal}
+    codes = [int(group[0]) for group in classes]
+    k = len(codes)
+    bonus = view.config.target * match_weight
+    totals = [0.0] * k
+    counts = [0] * k
+    alive = list(range(k))
+    playout_rng = random.Random(0)
+    reseed = super(random.Random, playout_rng).seed
+    policy: Policy | None = None
+    done = 0  # worlds drawn so far
+    stage = max(1, worlds // 8) if halving else worlds
+    while True:
+        while done < stage:
+            try:
+                world = sampler.sample(rng)
+            except SamplingError:
+                done += 1
+                continue
+            if policy is None:
+                policy = Policy(world, eps, look)
+            done += 1
+            seed = rng.getrandbits(32)
+            before = world.scores[:]
+            exact = endgame_tiles > 0 and endgame_ready(world, endgame_tiles)
+            for i in alive:
+                st = world.copy()
+                st.apply_code(codes[i])
+                if exact:
+                    value = exact_value(st, before, side, bonus)
+                else:
+                    reseed(seed)
+                    policy_playout(st, policy, playout_rng)
+                    value = outcome_value(st, before, side, bonus)
+                totals[i] += value
+                counts[i] += 1
+        if done >= worlds:
+            if move_time <= 0 or time.process_time() - started >= move_time:
+                break
+            stage = done + max(1, worlds // 8)
+            continue
+        if len(alive) > 2:
+            alive.sort(key=lambda i: -totals[i] / max(1, counts[i]))
+            alive = alive[: max(2, (len(alive) + 1) // 2)]
+        stage = min(worlds, stage * 2)
+    means = [totals[i] / counts[i] if counts[i] else 0.0 for i in range(k)]
+    floor = min(means[i] for i in alive)
+    out: dict[Action, float] = {}
+    for i, group in enumerate(classes):
+        value = means[i] if i in alive else min(means[i], floor - 1e-6)
+        for a in group:
+            out[a] = value
+    return out
+
+
+# -- expert: single-observer information-set MCTS ------------------------------------------------
+
+
+class _Node:
+    """A node of the information-set tree: reached by the same actions, whatever the world.
+
+    ``total`` is the sum of outcomes for the side that made the move into this node, so a
+    parent picks its best child whoever is to move; ``avail`` counts the visits of its parent
+    in which this move was legal (a move legal in only some worlds is not penalised for the
+    others)."""
+
+    def __init__(self, side: int) -> None:
+        self.side = side
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+def ismcts_values(
+    view: View,
+    rng: random.Random,
+    *,
+    iterations: int,
+    eps: float,
+    look: float = 0.0,
+    explore: float = 0.7,
+    pool: int = 400,
+    match_weight: float = 0.5,
+    endgame_tiles: int = 0,
+    move_time: float = 0.0,
+) -> dict[Action, float]:
+    """Mean outcome of each class of identical legal actions under SO-ISMCTS.
+
+    Each iteration takes a world (from a pool of ``pool`` sampled ones, cycled), walks the tree
+    from the root choosing among the moves legal in that world by UCB (``explore`` times the
+    outcomes' running spread), adds one node, plays the rest out with the informed policy and
+    backs the outcome up. Other seats choose by their own statistics, aggregated over worlds,
+    so the search does not let them see the bot's tiles, the flaw of a search per world.
+    Worlds that reach an empty stock with at most ``endgame_tiles`` tiles in hands (two sides)
+    are valued exactly when expanded. At least ``iterations`` iterations; with ``move_time``
+    > 0 (CPU seconds) more, until the time is spent. The values are the root moves' mean
+    outcomes (a move never tried gets the worst of the others).
+    """
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return {legal[0]: 0.0}
+    assert view.seat is not None
+    started = time.process_time()
+    side = view.config.side_of(view.seat)
+    classes = action_classes(view.layout, legal)
+    if len(classes) == 1:
+        return {a: 0.0 for a in legal}
+    try:
+        sampler = WorldSampler(view)
+    except SamplingError:
+        return {a: 0.0 for a in legal}
+    roots = [int(g[0]) for g in classes]
+    worlds: list[State] = []
+    for _ in range(pool):
+        try:
+            worlds.append(sampler.sample(rng))
+        except SamplingError:
+            continue
+    if not worlds:
+        return {a: 0.0 for a in legal}
+    policy = Policy(worlds[0], eps, look)
+    bonus = view.config.target * match_weight
+    root = _Node(-1)
+    for code in roots:
+        root.children[code] = _Node(side)
+    playout_rng = random.Random(0)
+    reseed = super(random.Random, playout_rng).seed
+    rand = rng.random
+    # the spread of outcomes, for the exploration term (Welford's running variance)
+    count = 0
+    mean = 0.0
+    m2 = 0.0
+    it = 0
+    while True:
+        if it >= iterations and (move_time <= 0 or time.process_time() - started >= move_time):
+            break
+        world = worlds[it % len(worlds)]
+        it += 1
+        st = world.copy()
+        before = world.scores
+        node = root
+        path: list[_Node] = []
+        codes = roots
+        value = 0.0
+        solved = False
+        while True:  # down the tree to a move not tried yet, or the end of the round
+            spread = math.sqrt(m2 / count) if count > 1 else 10.0
+            untried: list[int] = []
+            best: _Node | None = None
+            best_code = -1
+            best_key = -1e18
+            for code in codes:
+                child = node.children.get(code)
+                if child is None:
+                    child = _Node(st.side[st.turn])
+                    node.children[code] = child
+                child.avail += 1
+                if not child.visits:
+                    untried.append(code)
+            if untried:
+                code = untried[int(rand() * len(untried))]
+                st.apply_code(code)
+                path.append(node.children[code])
+                break
+            for code in codes:
+                child = node.children[code]
+                key = child.total / child.visits + explore * spread * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if key > best_key:
+                    best_key = key
+                    best = child
+                    best_code = code
+            assert best is not None
+            st.apply_code(best_code)
+            path.append(best)
+            node = best
+            if st.turn < 0:
+                break
+            # forced moves get nodes too: the seat to move is then a function of the actions
+            codes = st.legal_codes()
+        if st.turn >= 0:
+            if endgame_tiles > 0 and endgame_ready(st, endgame_tiles):
+                value = exact_value(st, before, side, bonus)
+                solved = True
+            if not solved:
+                reseed(rng.getrandbits(32))
+                policy_playout(st, policy, playout_rng)
+        if not solved:
+            value = outcome_value(st, before, side, bonus)
+        count += 1
+        delta = value - mean
+        mean += delta / count
+        m2 += delta * (value - mean)
+        for n in path:
+            n.visits += 1
+            n.total += value if n.side == side else -value
+    means = [c.total / c.visits for c in root.children.values() if c.visits]
+    unvisited = min(means) if means else 0.0
+    out: dict[Action, float] = {}
+    for i, group in enumerate(classes):
+        child = root.children[roots[i]]
+        v = child.total / child.visits if child.visits else unvisited
+        for a in group:
+            out[a] = v
+    return out

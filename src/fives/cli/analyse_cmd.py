@@ -5,7 +5,10 @@ The record is replayed; at every decision of the seat (a turn with more than one
 the bot is shown that seat's view and estimates the value of every legal action
 (``Bot.values``). The account gives the action played, the bot's choice (its best-valued
 action) and every value, and flags the plays that lost the most (the value of the best action
-minus the value of the action played). The text account and the errors are in the reader's
+minus the value of the action played). Identical actions (a fresh spinner's N and S arms, two
+ends showing the same number: :mod:`fives.bots.transpose`) are one choice: the text shows
+them as one line naming both, the JSON lists them under ``same``, and playing either agrees
+with a choice of the other. The text account and the errors are in the reader's
 language (``--lang``, else the locale's); ``--json`` is language-neutral.
 
 People number seats from 1, as every screen does: ``--seat 2`` is the record's seat 1, and the
@@ -23,6 +26,7 @@ from typing import Any
 from fives.bots import Bot, BotError, make_bot
 from fives.bots.host import Seeds
 from fives.bots.ladder import CheatBot
+from fives.bots.transpose import action_classes
 from fives.cli.errors import UsageError
 from fives.core.record import Record, RecordError, replay_state
 from fives.core.state import State
@@ -132,13 +136,16 @@ def _decision(
     best = known[choice] if choice is not None else None
     mine = values.get(str(played))
     loss = best - mine if best is not None and mine is not None else None
+    same = [[str(a) for a in g] for g in action_classes(view.layout, legal) if len(g) > 1]
+    twins = next((g for g in same if str(played) in g), [str(played)])
     return {
         "round": i,
         "action_no": k,
         "seat": seat,
         "played": str(played),
         "choice": choice,
-        "agrees": choice == str(played),
+        "agrees": choice in twins,
+        "same": same,
         "loss": loss,
         "values": values,
         "flag": None,
@@ -255,13 +262,18 @@ def account(
             + flag
         )
         ordered = sorted(d["values"].items(), key=lambda kv: (kv[1] is None, -(kv[1] or 0.0)))
+        group_of = {a: g for g in d.get("same", []) for a in g}
         for action, value in ordered:
+            group = group_of.get(action, [action])
+            if action != group[0]:
+                continue  # an identical action: shown on its class's line
             marks = []
-            if action == d["choice"]:
+            if d["choice"] in group:
                 marks.append(at("mark_bot"))
-            if action == d["played"]:
+            if d["played"] in group:
                 marks.append(at("mark_played"))
-            lines.append(f"      {action:<7} {_fmt(value):>9}  {', '.join(marks)}".rstrip())
+            label = " = ".join(group)
+            lines.append(f"      {label:<7} {_fmt(value):>9}  {', '.join(marks)}".rstrip())
     if not decisions:
         lines.append("")
         lines.append(at("none"))

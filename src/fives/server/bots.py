@@ -25,12 +25,13 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from fives.bots import BOT_NAMES, Bot, make_bot
+from fives.bots import BOT_NAMES, Bot, BotName, make_bot
 from fives.bots.host import ask
+from fives.bots.protocol import DEFAULT_MOVE_TIME
 from fives.core.tiles import Action
 from fives.core.view import View
 
-__all__ = ["BotRunner", "bot_levels"]
+__all__ = ["BotRunner", "bot_levels", "move_time_for"]
 
 log = logging.getLogger("fives.server")
 
@@ -42,6 +43,20 @@ FALLBACK = "medium"
 _HALF_LIFE = 10.0
 
 _worker_bots: dict[str, Bot] = {}
+#: the CPU seconds a time-budget level may think in a worker (set by :func:`_init_worker`)
+_worker_move_time = DEFAULT_MOVE_TIME
+
+
+def move_time_for(deadline: float) -> float:
+    """The thinking time a time-budget level (``expert``) is given under a decision
+    ``deadline`` (queue included): a quarter of it, so a decision queued behind others still
+    arrives, and never above the level's own budget (``BotName.make`` keeps the smaller)."""
+    return max(0.05, deadline / 4)
+
+
+def _init_worker(move_time: float) -> None:
+    global _worker_move_time
+    _worker_move_time = move_time
 
 Work = Callable[[str, View, int], int | None]
 
@@ -50,7 +65,7 @@ def _choose_in_worker(level: str, view: View, seed: int) -> int | None:
     """In a worker process: the bot's action (code), or None when it forfeits (logged)."""
     bot = _worker_bots.get(level)
     if bot is None:
-        bot = _worker_bots[level] = make_bot(level)
+        bot = _worker_bots[level] = BotName.parse(level).make(move_time=_worker_move_time)
     return _asked(level, bot, view, seed)
 
 
@@ -122,13 +137,16 @@ class BotRunner:
     def _bot(self, level: str) -> Bot:
         bot = self._inline.get(level)
         if bot is None:
-            bot = self._inline[level] = make_bot(level)
+            bot = self._inline[level] = BotName.parse(level).make(
+                move_time=move_time_for(self.deadline)
+            )
         return bot
 
     def _executor(self) -> Executor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker, initargs=(move_time_for(self.deadline),),
             )
         return self._pool
 

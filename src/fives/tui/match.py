@@ -21,12 +21,13 @@ import os
 import subprocess
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
 from fives.bots import Bot, BotError, BotName, make_bot
 from fives.bots.host import Seeds, deal_round, decide, notify
+from fives.bots.transpose import action_classes
 from fives.core.account import account_of
 from fives.core.games import Config
 from fives.core.record import record_of
@@ -65,6 +66,8 @@ __all__ = [
 HINT_BOTS = ("hard", "easy")
 #: bots whose values are searched estimates of the round's point difference
 SEARCH_BOTS = ("hard", "expert")
+#: the levels the terminal describes at the start of a match (``tui.level.*``)
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: the bot that moves for a player whose countdown runs out
 TIMER_BOT = "easy"
 
@@ -163,12 +166,14 @@ Need = Turn | Handover | RoundOver | MatchOver
 
 @dataclass(frozen=True)
 class Hint:
-    """A bot's advice: its best action and the values it gave the best few."""
+    """A bot's advice: its best action and the values it gave the best few (identical
+    actions, :mod:`fives.bots.transpose`, as one entry: ``twins`` names the others)."""
 
     bot: str
     best: Action
     ranked: list[tuple[Action, float | None]]
     search: bool
+    twins: dict[Action, list[Action]] = field(default_factory=dict)
 
 
 @dataclass
@@ -326,6 +331,9 @@ class Match:
         cfg = self.setup.config
         players = ", ".join(self.names.seat_long(s) for s in range(cfg.players))
         self.say(tr("intro.players", players=players))
+        # what each level at the table measurably does (the README's table of tournaments)
+        for level in dict.fromkeys(name for name in self.setup.seats if name in LEVELS):
+            self.say(tr(f"level.{level}"), "dim")
         if cfg.teams:
             self.say(tr("intro.teams", a=self.names.side(0), b=self.names.side(1)))
         key = "intro.target_exact" if cfg.game.exact_target else "intro.target"
@@ -536,8 +544,13 @@ class Match:
         except Exception:  # a hint that fails is no hint, never a crash
             return None
         legal = list(view.legal)
-        ranked = sorted(legal, key=lambda a: -values.get(a, -math.inf))
-        return Hint(name, ranked[0], [(a, values.get(a)) for a in ranked[:5]], name in SEARCH_BOTS)
+        classes = action_classes(view.layout, legal)
+        twins = {g[0]: g[1:] for g in classes if len(g) > 1}
+        firsts = [g[0] for g in classes]
+        ranked = sorted(firsts, key=lambda a: -values.get(a, -math.inf))
+        return Hint(
+            name, ranked[0], [(a, values.get(a)) for a in ranked[:5]], name in SEARCH_BOTS, twins
+        )
 
     def hint_lines(self, hint: Hint, view: View, numbered: bool = True) -> list[str]:
         tr = self.tr
@@ -553,7 +566,8 @@ class Match:
         for action, value in hint.ranked:
             shown = "–" if value is None else f"{value:.2f}"
             number = f"{legal.index(action) + 1:>2}) " if numbered else "• "
-            out.append(f"  {number}{action_text(tr, action, game)}: {shown}")
+            text = " = ".join(action_text(tr, a, game) for a in [action, *hint.twins.get(action, [])])
+            out.append(f"  {number}{text}: {shown}")
         return out
 
     def timed_out(self, view: View) -> Action:

@@ -48,7 +48,10 @@ function fillQuick() {
 
 function describePlay() {
   const game = (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
-  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${$("quick-level").value || "easy"}`) });
+  const level = $("quick-level").value || "easy";
+  $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${level}`) });
+  // what the level measurably does (the README's table of tournaments)
+  $("level-desc").textContent = t(`web.level.${level}`);
 }
 
 function fillGames() {
