@@ -34,6 +34,7 @@ from fives.core.record import record_of
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action
 from fives.core.view import View, view_of
+from fives.i18n import t
 from fives.phrasing import (
     HUMAN,
     Names,
@@ -66,7 +67,7 @@ __all__ = [
 HINT_BOTS = ("hard", "easy")
 #: bots whose values are searched estimates of the round's point difference
 SEARCH_BOTS = ("hard", "expert")
-#: the levels the terminal describes at the start of a match (``tui.level.*``)
+#: the levels the terminal describes at the start of a match (``common.level.*``, as the lobby)
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: the bot that moves for a player whose countdown runs out
 TIMER_BOT = "easy"
@@ -333,7 +334,7 @@ class Match:
         self.say(tr("intro.players", players=players))
         # what each level at the table measurably does (the README's table of tournaments)
         for level in dict.fromkeys(name for name in self.setup.seats if name in LEVELS):
-            self.say(tr(f"level.{level}"), "dim")
+            self.say(t(f"common.level.{level}", tr.lang), "dim")
         if cfg.teams:
             self.say(tr("intro.teams", a=self.names.side(0), b=self.names.side(1)))
         key = "intro.target_exact" if cfg.game.exact_target else "intro.target"

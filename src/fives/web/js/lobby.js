@@ -51,7 +51,7 @@ function describePlay() {
   const level = $("quick-level").value || "easy";
   $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${level}`) });
   // what the level measurably does (the README's table of tournaments)
-  $("level-desc").textContent = t(`web.level.${level}`);
+  $("level-desc").textContent = t(`common.level.${level}`);
 }
 
 function fillGames() {
