@@ -35,7 +35,10 @@ _R = ", ".join(f"r.{c.strip()}" for c in RATING_COLUMNS.split(","))
 
 class PostgresPlayers(PlayerStore):
     _pool: Any
-    where: str
+
+    @property
+    def where(self) -> str:
+        raise NotImplementedError
 
     def _errors(self) -> tuple[type[BaseException], ...]:
         raise NotImplementedError
