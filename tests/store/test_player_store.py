@@ -18,7 +18,7 @@ RAVI = StoredPlayer("p-ravi", "Ravi", "0307", "person", 2.0)
 
 
 def match(table: str, player: str, seat: int, won: bool, ts: float) -> PlayerMatch:
-    return PlayerMatch(table, player, seat, "block", 2, True, won, 100 if won else 40, 3, ts)
+    return PlayerMatch(table, player, seat, "block", 2, True, False, won, 100 if won else 40, 3, ts)
 
 
 def plus_one(now: dict[str, StoredRating | None]) -> dict[str, StoredRating]:

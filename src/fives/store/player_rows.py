@@ -14,19 +14,20 @@ __all__ = ["MATCH_COLUMNS", "PLAYER_COLUMNS", "RATING_COLUMNS", "anonymise", "ma
 
 PLAYER_COLUMNS = "id, name, tag, kind, created"
 RATING_COLUMNS = "player_id, game, mu, sigma, matches, wins, updated"
-MATCH_COLUMNS = ("table_id, player_id, seat, game, players, rated, won, points, rounds, ts, "
-                 "mu, sigma")
+MATCH_COLUMNS = ("table_id, player_id, seat, game, players, rated, private, won, points, rounds, "
+                 "ts, mu, sigma")
 
 
 def match_of(row: Iterable[Any]) -> PlayerMatch:
-    (table_id, player_id, seat, game, players, rated, won, points, rounds, ts, mu,
+    (table_id, player_id, seat, game, players, rated, private, won, points, rounds, ts, mu,
      sigma) = row
-    return PlayerMatch(table_id, player_id, seat, game, players, bool(rated), bool(won),
-                       points, rounds, ts, mu, sigma)
+    return PlayerMatch(table_id, player_id, seat, game, players, bool(rated), bool(private),
+                       bool(won), points, rounds, ts, mu, sigma)
 
 
 def match_params(m: PlayerMatch) -> tuple[Any, ...]:
-    return (m.table_id, m.player_id, m.seat, m.game, m.players, int(m.rated), int(m.won),
+    return (m.table_id, m.player_id, m.seat, m.game, m.players, int(m.rated), int(m.private),
+            int(m.won),
             m.points, m.rounds, m.ts, m.mu, m.sigma)
 
 

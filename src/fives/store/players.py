@@ -48,6 +48,7 @@ class PlayerMatch:
     game: str
     players: int
     rated: bool
+    private: bool  # at a private table: shown to the player only
     won: bool
     points: int  # the player's (or their side's) final score
     rounds: int

@@ -171,7 +171,7 @@ class PostgresPlayers(PlayerStore):
                         row.mu, row.sigma = new[row.player_id].mu, new[row.player_id].sigma
             for row in rows:
                 await db.execute(f"INSERT INTO player_matches ({MATCH_COLUMNS}) VALUES ($1, "
-                                 "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                                 "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                                  *match_params(row))
             return True
 

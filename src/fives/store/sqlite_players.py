@@ -162,7 +162,7 @@ class SqlitePlayers(PlayerStore):
                         row.mu, row.sigma = new[row.player_id].mu, new[row.player_id].sigma
             for row in rows:
                 db.execute(f"INSERT INTO player_matches ({MATCH_COLUMNS}) VALUES "
-                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_params(row))
+                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_params(row))
             return True
 
         return self._transaction(body)

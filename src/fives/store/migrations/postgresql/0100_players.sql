@@ -40,6 +40,7 @@ CREATE TABLE player_matches (
     game TEXT NOT NULL,
     players INTEGER NOT NULL,
     rated INTEGER NOT NULL,
+    private INTEGER NOT NULL,
     won INTEGER NOT NULL,
     points INTEGER NOT NULL,
     rounds INTEGER NOT NULL,
