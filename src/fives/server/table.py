@@ -19,7 +19,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +83,7 @@ def lobby_entry(table_id: str, meta: TableMeta, state: State, status: str,
             for s in meta.seats
         ],
         "free": [i for i, s in enumerate(meta.seats) if not s.claimed],
+        "rated": meta.rated,
         "scores": state.scores_out() if status != "waiting" else None,
         "created": created,
     }
@@ -99,6 +100,8 @@ class TableServices:
     seats_held: Callable[[str], int]
     #: make the next match at this table (same seats and tokens); its id
     rematch: Callable[[Table], Awaitable[str]]
+    #: a match just ended (or was found ended): its players' records and ratings
+    match_over: Callable[[Table], Coroutine[Any, Any, None]] | None = None
 
 
 class Table:
@@ -141,6 +144,7 @@ class Table:
         self.closed = False
         #: the owner's fencing token, carried by every write (None: the only process)
         self.fence: int | None = None
+        self._recording: asyncio.Task[None] | None = None
 
     # -- creation and restore ----------------------------------------------------------------
 
@@ -209,6 +213,8 @@ class Table:
         """Start the driver (after creation or restore)."""
         if self.status != "over":
             self.driver.start()
+        else:
+            self.match_over()  # stored already, or missed by a crash: recorded once either way
 
     async def close(self) -> None:
         self.closed = True
@@ -253,12 +259,14 @@ class Table:
             "turn_time": meta.turn_time,
             "status": self.status,
             "private": meta.private,
+            "rated": meta.rated,
             "host": meta.host,
             "seats": [
                 {
                     "kind": s.kind,
                     "level": s.level,
                     "name": s.name,
+                    "player": s.player,  # public: a profile's id
                     "claimed": s.claimed,
                     "connected": bool(s.conns),
                     "away": s.away,
@@ -414,7 +422,7 @@ class Table:
             return
         async with self.lock:
             if kind == "join":
-                await self._join(conn, msg["seat"], msg["name"])
+                await self._join(conn, msg["seat"], msg["name"], msg.get("rated") == 1)
             elif kind == "start":
                 await self._start_with_bots(conn)
             elif kind == "act":
@@ -431,13 +439,25 @@ class Table:
     async def save_meta(self) -> None:
         await self.store.update_meta(self.id, self.meta.to_json(), self.fence)
 
-    async def _join(self, conn: Conn, seat_no: int, raw_name: str) -> None:
+    async def _join(self, conn: Conn, seat_no: int, raw_name: str, agrees: bool = False) -> None:
         if conn.seat is not None:
             raise ClientError("already_seated")
         if self.status != "waiting":
             raise ClientError("no_free_seat")
-        name = clean_name(raw_name)
         seats = self.meta.seats
+        player = conn.player
+        if self.meta.rated:
+            # a rated match: identified people only, each agreeing, one seat per address (two
+            # identities of one browser cannot farm a rating off each other)
+            if player is None:
+                raise ClientError("rated_needs_identity")
+            if not agrees:
+                raise ClientError("rated_consent")
+            if conn.browser and any(s.browser == conn.browser for s in seats):
+                raise ClientError("same_browser")
+        if player is not None and any(s.player == player.id for s in seats):
+            raise ClientError("same_player")
+        name = player.label if player is not None else clean_name(raw_name)
         if not 0 <= seat_no < len(seats):
             raise ClientError("bad_seat")
         seat = seats[seat_no]
@@ -454,6 +474,8 @@ class Table:
         seat.name = name
         seat.token_hash = hash_token(token)
         seat.addr = conn.addr
+        seat.player = player.id if player is not None else None
+        seat.browser = conn.browser
         host = self.meta.host
         if host is None:
             self.meta.host = seat_no
@@ -603,6 +625,14 @@ class Table:
         self.broadcast(event, ts)
         ACTION_COUNT.labels(how).inc()
         self.wake.set()
+        if state.over:
+            self.match_over()
+
+    def match_over(self) -> None:
+        """Record the players' parts and ratings (after the match itself is stored)."""
+        if self.services.match_over is not None:
+            self._recording = asyncio.get_running_loop().create_task(
+                self.services.match_over(self))
 
     async def deal(self) -> None:
         """Deal the next round from the table's secret seed; stored before anyone hears."""
