@@ -4,10 +4,13 @@ import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toa
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
+let me = null; // this browser's identity (/api/me), if it has one
+let botRatings = {}; // game -> level -> rating, shown beside each level
 const params = new URLSearchParams(location.search);
 const seed = params.has("seed") ? Number(params.get("seed")) : undefined;
 
 function nameOrDefault() {
+  if (me) return me.name; // the server seats an identity under its own name
   const name = $("name").value.trim() || t("web.lobby.default_name");
   setName(name);
   return name;
@@ -36,13 +39,21 @@ function fillQuick() {
   const current = (document.querySelector("input[name=quick-game]:checked") || {}).value || chosen;
   $("game-picks").replaceChildren(...Object.entries(meta.games).map(([name, g]) => el("label", { class: "game-card", "data-game": name },
     el("input", { type: "radio", name: "quick-game", value: name, checked: name === current,
-      onchange: () => { localStorage.setItem(PLAY_GAME, name); describePlay(); } }),
+      onchange: () => { localStorage.setItem(PLAY_GAME, name); fillLevels(name); describePlay(); } }),
     el("span", { class: "game-card-body" },
       el("span", { class: "game-card-head" }, el("strong", {}, gameName(name)), el("span", { class: "game-target" }, targetText(g))),
       el("span", { class: "game-desc" }, t(`web.game.${name}.desc`))))));
+  fillLevels(current);
+}
+
+// The levels, each with its rating in the chosen game (once it has rated matches there).
+function fillLevels(game) {
   const level = $("quick-level");
   const keep = level.value || localStorage.getItem(PLAY_LEVEL) || "easy";
-  level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, t(`web.bot.${b}`))));
+  const rated = botRatings[game] || {};
+  level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, rated[b]
+    ? t("web.lobby.bot_rating", { level: t(`web.bot.${b}`), rating: rated[b].provisional ? `${rated[b].rating}?` : rated[b].rating })
+    : t(`web.bot.${b}`))));
   level.value = meta.bots.includes(keep) ? keep : "easy";
 }
 
@@ -112,6 +123,7 @@ async function create(e) {
     turn_time: Number($("turn-time").value), target,
     private: $("privacy-private").checked,
   };
+  if (me && $("rated").checked) body.rated = true;
   if (n === 4 && !$("teams-row").hidden) body.teams = $("teams").checked;
   if (seed !== undefined) body.seed = seed;
   try {
@@ -128,6 +140,7 @@ async function playNow(e) {
   localStorage.setItem(PLAY_GAME, game);
   localStorage.setItem(PLAY_LEVEL, level);
   const body = { name: nameOrDefault(), game, level, players: 2 };
+  if (me && $("quick-rated").checked) body.rated = true;
   if (seed !== undefined) body.seed = seed;
   if (params.has("turn")) body.turn_time = Number(params.get("turn"));
   try {
@@ -156,7 +169,8 @@ function tableItem(tb, action) {
     el("div", {},
       el("strong", {}, `${gameName(tb.game)} · ${t("web.lobby.n_players", { n: tb.players })}`),
       el("div", { class: "who" }, who),
-      el("div", { class: "who" }, tb.private ? `${status} · ${t("web.lobby.private_tag")}` : status)),
+      el("div", { class: "who" }, [status, tb.private ? t("web.lobby.private_tag") : null,
+        tb.rated ? t("web.lobby.rated") : null].filter(Boolean).join(" · "))),
     action);
 }
 
@@ -185,8 +199,15 @@ async function main() {
   $("create-form").addEventListener("submit", create);
   $("quick-form").addEventListener("submit", playNow);
   await initI18n(() => { if (meta) fillGames(); refresh(); });
-  meta = await api("/api/meta");
-  if (!$("name").value) $("name").value = getName();
+  [meta, me, botRatings] = await Promise.all([api("/api/meta"),
+    api("/api/me").then((r) => r.player).catch(() => null),
+    api("/api/bot-ratings").then((r) => r.ratings).catch(() => ({}))]);
+  if (me) {
+    // this browser is known: its name is its identity's (changed on the profile page)
+    $("name").value = me.label;
+    $("name").readOnly = true;
+    $("quick-rated-row").hidden = $("rated-row").hidden = false;
+  } else if (!$("name").value) $("name").value = getName();
   fillGames();
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });

@@ -189,7 +189,8 @@ function render() {
 // -- join / waiting ---------------------------------------------------------------------
 
 function renderJoin(info) {
-  $("join-desc").textContent = t("web.join.desc", { game: gameName(info.game), players: info.players });
+  $("join-desc").textContent = t("web.join.desc", { game: gameName(info.game), players: info.players })
+    + (info.rated ? ` · ${t("web.lobby.rated_desc")}` : "");
   const box = $("join-seats");
   box.replaceChildren();
   info.seats.forEach((s, i) => {
@@ -202,7 +203,9 @@ function renderJoin(info) {
           const name = $("join-name").value.trim();
           if (!name) { $("join-name").focus(); toast(t("web.error.bad_name"), "error"); return; }
           setName(name);
-          send({ type: "join", seat: i, name });
+          // a rated match is joined only by a person who agrees to it
+          if (info.rated && !window.confirm(t("web.table.rated_consent"))) return;
+          send(info.rated ? { type: "join", seat: i, name, rated: 1 } : { type: "join", seat: i, name });
         },
       }, t("web.join.take_seat", { n: i + 1 })));
     }
