@@ -12,18 +12,22 @@ export function ratingText(r) {
 function chart(matches) {
   const rated = matches.filter((m) => m.rating != null).slice().reverse();
   if (rated.length < 1) return null;
+  const n = rated.length + 1; // the first point: 1500, where every rating starts
   const W = 320, H = 120, P = 8;
   const values = rated.map((m) => m.rating);
   const lo = Math.min(...values, 1500) - 20, hi = Math.max(...values, 1500) + 20;
-  const x = (i) => P + (rated.length === 1 ? (W - 2 * P) / 2 : (i * (W - 2 * P)) / (rated.length - 1));
+  const x = (i) => P + (i * (W - 2 * P)) / (n - 1);
   const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
   const byGame = {};
-  rated.forEach((m, i) => { (byGame[m.game] = byGame[m.game] || []).push([x(i), y(m.rating)]); });
+  rated.forEach((m, i) => {
+    if (!byGame[m.game]) byGame[m.game] = [[x(i), y(1500)]];
+    byGame[m.game].push([x(i + 1), y(m.rating)]);
+  });
   const lines = Object.entries(byGame).map(([game, pts], k) => svg("polyline", {
     class: `chart-line chart-${k % 4}`, fill: "none", "data-game": game,
     points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
   }));
-  const dots = rated.map((m, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(m.rating).toFixed(1), r: 3, class: "chart-dot" },
+  const dots = rated.map((m, i) => svg("circle", { cx: x(i + 1).toFixed(1), cy: y(m.rating).toFixed(1), r: 3, class: "chart-dot" },
     svg("title", { text: `${gameName(m.game)}: ${m.rating}` })));
   return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img",
     "aria-label": t("web.profile.history") },
@@ -51,7 +55,7 @@ export function renderProfile(box, p) {
       ].filter(Boolean).join(" · "))),
     el("a", { class: "button secondary", href: `/replay/${encodeURIComponent(m.table)}` }, t("web.profile.replay"))));
   const graph = chart(p.matches || []);
-  box.replaceChildren(
+  box.replaceChildren(...[
     el("h2", {}, t("web.profile.ratings")),
     rows.length ? el("ul", { class: "rating-list", id: "ratings" }, rows) : el("p", { class: "muted", id: "ratings" }, t("web.profile.no_ratings")),
     graph ? el("h2", {}, t("web.profile.history")) : null,
@@ -60,5 +64,5 @@ export function renderProfile(box, p) {
     games.length ? el("ul", { class: "rating-list" }, games) : null,
     el("h2", {}, t("web.profile.matches")),
     matches.length ? el("ul", { class: "history-list", id: "matches" }, matches) : el("p", { class: "muted", id: "matches" }, t("web.profile.no_matches")),
-  );
+  ].filter(Boolean));
 }

@@ -1,0 +1,120 @@
+"""Players who come back (issue 17), in a real browser at phone size: a player who chose a
+name comes back after a server restart and sees their name, rating and last matches; "forget
+me" removes the identity; a profile and a leaderboard in Hindi."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+from server.harness import SeatClient, fast_settings, play_to_end, running_server
+
+PHONE = {"width": 390, "height": 844}
+
+
+def phone(browser: Browser, lang: str = "en") -> Any:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  locale="hi-IN" if lang == "hi" else "en-US")
+    context.add_init_script(f"localStorage.setItem('fives.lang', '{lang}')")
+    return context
+
+
+def play_rated_match(base: str, cookies: dict[str, str], seed: int) -> None:
+    """A rated match against the random bot, played for the browser's identity (its cookies)
+    over a WebSocket, in a thread of its own (Playwright holds this thread's event loop)."""
+    created = httpx.post(f"{base}/api/play-now", cookies=cookies, timeout=10, json={
+        "game": "block", "players": 2, "level": "random", "rated": True, "seed": seed}).json()
+
+    async def go() -> None:
+        c = await SeatClient(base, created["table"], created["token"], cookies=cookies).connect()
+        await play_to_end([c], random.Random(seed))
+        await c.close()
+
+    thread = threading.Thread(target=lambda: asyncio.run(go()))
+    thread.start()
+    thread.join(120)
+
+
+def test_a_player_comes_back_after_a_restart_and_sees_their_name_rating_and_matches(
+        browser: Browser, tmp_path: Path, shots: Path) -> None:
+    db = str(tmp_path / "fives.sqlite3")
+    context = phone(browser)
+    page = context.new_page()
+    with running_server(fast_settings(db)) as base:
+        page.goto(f"{base}/me")
+        page.fill("#new-name", "Asha")
+        page.click("#new-btn")
+        expect(page.locator("#my-label")).to_contain_text("Asha#")
+        label = page.locator("#my-label").text_content()
+        cookies = {c["name"]: c["value"] for c in context.cookies()}
+        assert cookies["fives_id"] and "fives_id" not in page.evaluate("document.cookie")
+        play_rated_match(base, cookies, 21)
+    with running_server(fast_settings(db)) as base:  # the same database, a new process
+        page.goto(f"{base}/me")
+        expect(page.locator("#my-label")).to_have_text(label or "")
+        expect(page.locator("#ratings li[data-game=block] .rating")).to_contain_text("?")
+        expect(page.locator("#matches li")).to_have_count(1)
+        expect(page.locator(".rating-chart circle")).to_have_count(1)
+        page.screenshot(path=str(shots / "players-me-phone-en.png"), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the page scrolls sideways ({width}px)"
+        page.goto(f"{base}/")  # the lobby knows the name too
+        expect(page.locator("#name")).to_have_value(label or "")
+        page.goto(f"{base}/leaderboard/block")
+        expect(page.locator("#board-rows tr")).to_have_count(2)  # Asha and the random bot
+        page.screenshot(path=str(shots / "players-leaderboard-phone-en.png"), full_page=True)
+        page.goto(f"{base}/me")
+        page.locator("#matches li a").first.click()
+        page.wait_for_url("**/replay/**")
+    context.close()
+
+
+def test_forget_me_removes_the_identity(browser: Browser, live_server: str, shots: Path) -> None:
+    context = phone(browser, "hi")
+    page = context.new_page()
+    page.goto(f"{live_server}/me")
+    page.fill("#new-name", "आशा")
+    page.click("#new-btn")
+    expect(page.locator("#my-label")).to_contain_text("आशा#")
+    public = page.locator("#public-link").get_attribute("href") or ""
+    page.click("#make-link")
+    expect(page.locator("#link-qr")).to_be_visible()
+    page.screenshot(path=str(shots / "players-me-phone-hi.png"), full_page=True)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#forget")
+    expect(page.locator("#new-panel")).to_be_visible()
+    assert page.evaluate("fetch('/api/me').then((r) => r.json())") == {"player": None}
+    page.reload()
+    expect(page.locator("#new-panel")).to_be_visible()
+    page.goto(f"{live_server}{public}")
+    expect(page.locator("#player-label")).to_have_text("ऐसा कोई खिलाड़ी नहीं है।")
+    context.close()
+
+
+def test_a_device_link_opens_the_identity_in_another_browser(browser: Browser,
+                                                            live_server: str) -> None:
+    laptop = phone(browser)
+    page = laptop.new_page()
+    page.goto(f"{live_server}/me")
+    page.fill("#new-name", "Ravi")
+    page.click("#new-btn")
+    expect(page.locator("#my-label")).to_contain_text("Ravi#")
+    label = page.locator("#my-label").text_content()
+    page.click("#make-link")
+    expect(page.locator("#link-url")).to_be_visible()
+    url = page.locator("#link-url").input_value()
+    other = phone(browser)
+    second = other.new_page()
+    second.goto(url)
+    second.click("#use-here")
+    expect(second.locator("#device-done")).to_contain_text(label or "?")
+    second.wait_for_url("**/me")
+    expect(second.locator("#my-label")).to_have_text(label or "")
+    laptop.close()
+    other.close()
