@@ -278,3 +278,31 @@ def test_a_profile_shows_others_no_private_match(server: str) -> None:
     assert public["matches"] == [] and not public["own"]
     assert "fives_id" not in str(public) and "secret" not in str(public)
     assert asha.get(f"/api/players/{player_id}").json()["own"]
+
+
+def test_quick_phrases_are_keys_from_a_fixed_set_said_by_seated_players(server: str) -> None:
+    asha = new_player(server, "Asha")
+    created = asha.post("/api/tables", json={
+        "game": "block", "players": 2, "private": False,
+        "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+
+    async def go() -> tuple[list[dict[str, Any]], list[str]]:
+        me = await SeatClient(server, created["table"], created["token"]).connect()
+        watcher = await SeatClient(server, created["table"]).connect()
+        await me.send({"type": "phrase", "key": "gg"})
+        heard = [await c.wait(lambda m: m["type"] == "phrase") for c in (me, watcher)]
+        codes = []
+        for client, msg in [(me, {"type": "phrase", "key": "gg"}),  # too soon after the last
+                            (me, {"type": "phrase", "key": "you idiot"}),
+                            (me, {"type": "phrase", "key": "gg", "text": "hidden"}),
+                            (watcher, {"type": "phrase", "key": "wp"})]:
+            start = len(client.messages)
+            await client.send(msg)
+            codes.append((await client.wait(lambda m: m["type"] == "error", start=start))["code"])
+        for c in (me, watcher):
+            await c.close()
+        return heard, codes
+
+    heard, codes = asyncio.run(go())
+    assert heard == [{"type": "phrase", "seat": 0, "key": "gg"}] * 2
+    assert codes == ["phrase_wait", "bad_phrase", "bad_field", "not_seated"]

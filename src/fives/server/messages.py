@@ -43,6 +43,7 @@ SHAPES: dict[str, dict[str, tuple[type, bool, int]]] = {
     "rematch": {},
     "lang": {"lang": (str, True, 8)},
     "ping": {},
+    "phrase": {"key": (str, True, 20)},
 }
 
 

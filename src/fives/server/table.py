@@ -36,6 +36,7 @@ from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
+from fives.server.phrases import PHRASE_GAP, PHRASES
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
 from fives.store.base import How, StaleOwner, Store, StoredAction, StoredTable, StoreError
@@ -145,6 +146,7 @@ class Table:
         #: the owner's fencing token, carried by every write (None: the only process)
         self.fence: int | None = None
         self._recording: asyncio.Task[None] | None = None
+        self._phrased: dict[int, float] = {}  # when each seat last said a quick phrase
 
     # -- creation and restore ----------------------------------------------------------------
 
@@ -420,6 +422,9 @@ class Table:
         if kind == "ping":
             conn.send({"type": "pong", "n": self.n})
             return
+        if kind == "phrase":
+            self._phrase(conn, msg["key"])
+            return
         async with self.lock:
             if kind == "join":
                 await self._join(conn, msg["seat"], msg["name"], msg.get("rated") == 1)
@@ -537,6 +542,21 @@ class Table:
         await self.apply(seat, int(action), "player")
         if received:
             LATENCY.observe(max(0.0, time.time() - received))
+
+    def _phrase(self, conn: Conn, key: str) -> None:
+        """A seated player's quick phrase, to everyone at the table (each page translates it
+        and may mute the table)."""
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        if key not in PHRASES:
+            raise ClientError("bad_phrase")
+        now = time.monotonic()
+        if now - self._phrased.get(conn.seat, -PHRASE_GAP) < PHRASE_GAP:
+            raise ClientError("phrase_wait")
+        self._phrased[conn.seat] = now
+        text = dumps({"type": "phrase", "seat": conn.seat, "key": key})
+        for c in self.conns():
+            c.send_text(text)
 
     def _ready(self, conn: Conn) -> None:
         if conn.seat is None:

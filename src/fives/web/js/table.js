@@ -120,9 +120,32 @@ function onMessage(msg) {
     case "rematch":
       goRematch(msg.table);
       break;
+    case "phrase":
+      heardPhrase(msg);
+      break;
     default:
       break;
   }
+}
+
+// -- quick phrases: keys from a fixed set, each page saying them in its own language ----------
+
+const PHRASES = ["gg", "wp", "thanks", "oops", "hello", "good_luck"];
+const muteKey = () => `fives.mute.${tableId}`;
+
+function heardPhrase(msg) {
+  if (localStorage.getItem(muteKey()) || !PHRASES.includes(msg.key) || !last) return;
+  const name = seatName(last.info.seats[msg.seat], msg.seat);
+  toast(t("web.phrase.said", { name, phrase: t(`web.phrase.${msg.key}`) }));
+}
+
+function renderPhrases() {
+  $("phrases").hidden = mySeat == null;
+  $("phrase-buttons").replaceChildren(...PHRASES.map((key) => el("button", {
+    type: "button", class: "secondary small-btn", dataset: { phrase: key },
+    onclick: () => send({ type: "phrase", key }),
+  }, t(`web.phrase.${key}`))));
+  $("phrase-mute").checked = Boolean(localStorage.getItem(muteKey()));
 }
 
 function goRematch(id) {
@@ -171,6 +194,7 @@ function render() {
   $("waiting-panel").hidden = !(waiting && (seated || watching));
   $("game").hidden = waiting;
   document.body.classList.toggle("in-game", !waiting);
+  if ($("phrases").hidden !== (mySeat == null) || !$("phrase-buttons").children.length) renderPhrases();
   turnSignal(myChoice() && !last.summary, `${gameName(info.game)} · fives`);
   if (waiting) {
     if (!seated && !watching) renderJoin(info);
@@ -847,10 +871,15 @@ async function main() {
   await initI18n((newLang) => {
     send({ type: "lang", lang: newLang });
     render();
+    renderPhrases();
     retell();
     if ($("rules-dialog").open) openRules();
   });
   wire();
+  $("phrase-mute").addEventListener("change", () => {
+    if ($("phrase-mute").checked) localStorage.setItem(muteKey(), "1");
+    else localStorage.removeItem(muteKey());
+  });
   ready = true;
   early.splice(0).forEach(onMessage);
 }
