@@ -306,3 +306,18 @@ def test_quick_phrases_are_keys_from_a_fixed_set_said_by_seated_players(server: 
     heard, codes = asyncio.run(go())
     assert heard == [{"type": "phrase", "seat": 0, "key": "gg"}] * 2
     assert codes == ["phrase_wait", "bad_phrase", "bad_field", "not_seated"]
+
+
+def test_the_watch_list_shows_live_open_tables_strongest_first(server: str) -> None:
+    asha = new_player(server, "Asha")
+    strong = asha.post("/api/tables", json={
+        "game": "block", "players": 2, "private": False, "watch": True,
+        "seats": [{"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "hard"}]})
+    hidden = asha.post("/api/tables", json={
+        "game": "block", "players": 2, "private": True,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    assert strong.status_code == hidden.status_code == 201
+    # a bots' table plays at once; the private one is never listed
+    tables = wait_for(lambda: httpx.get(f"{server}/api/watch").json()["tables"])
+    assert [t["id"] for t in tables] == [strong.json()["table"]]
+    assert tables[0]["rating"] == 1500 and "token" not in str(tables[0])

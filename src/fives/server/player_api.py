@@ -9,7 +9,7 @@ that sets it (as an HttpOnly cookie), and a device link once, to the player who 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import segno
@@ -27,7 +27,7 @@ from fives.server.identity import (
 )
 from fives.server.messages import ClientError
 from fives.server.ratelimit import AddressBuckets
-from fives.server.ratings import rating_json, shown
+from fives.server.ratings import MODEL, bot_player, rating_json, shown
 from fives.server.webio import addr_of, error_response, json_body
 from fives.store.base import Store, StoreError
 from fives.store.players import PlayerMatch, StoredPlayer
@@ -71,10 +71,11 @@ def per_game(matches: list[PlayerMatch]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def player_routes(store: Callable[[], Store], identity_rate: float,
-                  identity_burst: int) -> list[Route]:
-    """The routes, given the app's store (once it is started) and the identity rate limit
-    (new identities and device links per address and minute)."""
+def player_routes(store: Callable[[], Store], identity_rate: float, identity_burst: int,
+                  lobby: Callable[[], Awaitable[list[dict[str, Any]]]]) -> list[Route]:
+    """The routes, given the app's store (once it is started), the identity rate limit (new
+    identities and device links per address and minute) and the lobby's tables (every
+    process's, in a cluster)."""
     creations = AddressBuckets(identity_rate / 60, identity_burst)
 
     def ids() -> Identities:
@@ -211,7 +212,32 @@ def player_routes(store: Callable[[], Store], identity_rate: float,
                 out.setdefault(game, {})[p.name] = rating_json(r)
         return JSONResponse({"ratings": out})
 
+    @refusing
+    async def api_watch(request: Request) -> Response:
+        """Live open tables to watch, the strongest first (the mean rating of their seats in
+        the table's game; a seat without a rating counts as a new player's)."""
+        known: dict[str, dict[str, float]] = {}
+
+        async def rating(player_id: str | None, game: str) -> float:
+            if player_id is None:
+                return MODEL.mu
+            if player_id not in known:
+                known[player_id] = {r.game: r.mu for r in await store().ratings_of(player_id)}
+            return known[player_id].get(game, MODEL.mu)
+
+        out = []
+        for entry in await lobby():
+            if entry["status"] != "playing":
+                continue
+            ids = [s.get("player") or (bot_player(s["level"]) if s["kind"] == "bot" else None)
+                   for s in entry["seats"]]
+            mus = [await rating(i, entry["game"]) for i in ids]
+            out.append({**entry, "rating": shown(sum(mus) / len(mus))})
+        out.sort(key=lambda e: -e["rating"])
+        return JSONResponse({"tables": out})
+
     return [
+        Route("/api/watch", api_watch),
         Route("/api/me", api_me, methods=["GET", "POST"]),
         Route("/api/me/name", api_me_name, methods=["POST"]),
         Route("/api/me/link", api_me_link, methods=["POST"]),

@@ -80,7 +80,8 @@ def lobby_entry(table_id: str, meta: TableMeta, state: State, status: str,
         "turn_time": meta.turn_time,
         "status": status,
         "seats": [
-            {"kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed}
+            {"kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed,
+             "player": s.player}
             for s in meta.seats
         ],
         "free": [i for i, s in enumerate(meta.seats) if not s.claimed],
