@@ -37,6 +37,8 @@ from fives.server.identity import Identities
 from fives.server.manager import TableManager, player_count
 from fives.server.messages import REFUSALS, ClientError, error_message, parse_message
 from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
+from fives.server.pairing import PairingQueue
+from fives.server.pairing_api import bot_mus, pairing_routes
 from fives.server.player_api import browser_of, player_routes
 from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
@@ -106,12 +108,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if cluster is not None:
             await cluster.start(manager)
         await manager.startup()
+        queue = PairingQueue(manager.create_paired, lambda game: bot_mus(store, game),
+                             settings.bot_offer)
+        state["queue"] = queue
+        queue.start()
         gauges = asyncio.get_running_loop().create_task(_gauges(manager))
         log.info("event loop %s, HTTP parser %s", running_loop_name(), parser_name())
         try:
             yield
         finally:
             gauges.cancel()
+            await queue.stop()
             await manager.shutdown()
             if cluster is not None:
                 await cluster.stop()
@@ -494,6 +501,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/leaderboard/{game}", _page("leaderboard.html")),
         Route("/watch", _page("watch.html")),
+        *pairing_routes(lambda: manager().store, lambda: state["queue"], settings.pairing_rate,
+                        settings.pairing_burst),
         *player_routes(lambda: manager().store, settings.identity_rate,
                        settings.identity_burst, lambda: manager().lobby()),
         Route("/rules", _page("rules.html")),

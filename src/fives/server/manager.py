@@ -17,6 +17,7 @@ from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
+from fives.server.pairing import Ticket
 from fives.server.ratings import bot_player, match_rows, rating_step
 from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
@@ -507,6 +508,36 @@ class TableManager:
             rated=rated,
         )
         return meta, creator
+
+    async def create_paired(self, group: list[Ticket], bots: list[str]) -> tuple[str, list[str]]:
+        """A table for players the queue paired (and the bots of the remaining seats): open,
+        so that others may watch; rated if their queue was. Partnerships seat the strongest
+        with the weakest. The table's id and each ticket's seat token, in their order."""
+        first = group[0]
+        players = len(group) + len(bots)
+        order = sorted(range(len(group)), key=lambda i: -group[i].mu)
+        if players == 4 and len(group) == 4:
+            order = [order[0], order[1], order[3], order[2]]  # sides: 1st+4th, 2nd+3rd
+        spec = {"game": first.game, "players": players, "rated": first.rated,
+                "private": False, "name": first.player.name,
+                "seats": [{"kind": "human"}] * len(group)
+                + [{"kind": "bot", "level": level} for level in bots]}
+        meta, _ = self._meta_of(spec)
+        if sum(t.status != "over" for t in self.tables.values()) >= self.settings.max_tables:
+            raise ClientError("server_full")
+        meta.by = first.addr
+        tokens = [""] * len(group)
+        for seat_no, i in enumerate(order):
+            ticket = group[i]
+            token = secrets.token_urlsafe(24)
+            seat = meta.seats[seat_no]
+            seat.token_hash, seat.addr = hash_token(token), ticket.addr
+            seat.player, seat.name, seat.browser = (ticket.player.id, ticket.player.label,
+                                                   ticket.browser)
+            tokens[i] = token
+        meta.host = 0
+        table = await self._open(meta)
+        return table.id, tokens
 
     async def create_rematch(self, old: Table) -> str:
         """A new match at the same table: same game, seats, players and their tokens, the

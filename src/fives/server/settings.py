@@ -60,6 +60,11 @@ class Settings:
     #: identity_burst)
     identity_rate: float = 6.0
     identity_burst: int = 10
+    #: joins of the pairing queue per address and minute (bursts up to pairing_burst)
+    pairing_rate: float = 20.0
+    pairing_burst: int = 20
+    #: seconds in the pairing queue before bots are offered for the remaining seats
+    bot_offer: float = 20.0
     #: a table waiting for players expires after waiting_ttl seconds with nobody there; a
     #: bots' match nobody watches is stopped after unwatched_ttl (a match of people, bots
     #: playing for all of them, pauses then until someone comes back)
