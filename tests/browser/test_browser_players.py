@@ -118,3 +118,53 @@ def test_a_device_link_opens_the_identity_in_another_browser(browser: Browser,
     expect(second.locator("#my-label")).to_have_text(label or "")
     laptop.close()
     other.close()
+
+
+def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str,
+                                              shots: Path) -> None:
+    contexts = [phone(browser), phone(browser)]
+    pages = []
+    for i, context in enumerate(contexts):
+        page = context.new_page()
+        page.goto(f"{live_server}/")
+        page.fill("#name", f"Pair{i}")
+        page.locator("label.game-card[data-game=muggins]").click()
+        page.select_option("#pair-players", "2")
+        page.click("#pair-find")
+        expect(page.locator("#pair-text")).not_to_be_empty()
+        pages.append(page)
+    pages[0].screenshot(path=str(shots / "players-queue-phone-en.png"))
+    for page in pages:
+        page.wait_for_url("**/t/**", timeout=10000)
+    assert pages[0].url == pages[1].url
+    for page in pages:
+        page.wait_for_function("window.fivesState && window.fivesState() && window.fivesState().view")
+    seats = {page.evaluate("window.fivesState().you") for page in pages}
+    assert seats == {0, 1}
+    info = pages[0].evaluate("window.fivesState().info")
+    assert info["rated"] and info["game"] == "muggins"
+    for context in contexts:
+        context.close()
+
+
+def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
+                                            shots: Path) -> None:
+    settings = fast_settings(str(tmp_path / "fives.sqlite3"), bot_offer=1.0)
+    with running_server(settings) as base:
+        context = phone(browser)
+        page = context.new_page()
+        page.goto(f"{base}/")
+        page.fill("#name", "Lonely")
+        page.locator("label.game-card[data-game=draw]").click()
+        page.click("#pair-find")
+        expect(page.locator("#pair-decline")).to_be_visible(timeout=10000)
+        page.click("#pair-decline")  # declined: still waiting, offered again later
+        expect(page.locator("#pair-decline")).to_be_hidden()
+        expect(page.locator("#pair-accept")).to_be_visible(timeout=10000)
+        page.screenshot(path=str(shots / "players-bot-offer-phone-en.png"))
+        page.click("#pair-accept")
+        page.wait_for_url("**/t/**", timeout=10000)
+        page.wait_for_function("window.fivesState && window.fivesState() && window.fivesState().view")
+        seats = page.evaluate("window.fivesState().info.seats")
+        assert seats[0]["kind"] == "human" and seats[1]["kind"] == "bot"
+        context.close()

@@ -150,6 +150,73 @@ async function playNow(e) {
   }
 }
 
+// -- quick pairing: the game chosen above, 2 to 4 players, rated or casual --------------------
+
+let ticket = null;
+let pairTimer = null;
+
+function pairGame() {
+  return (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+}
+
+function showTicket(st) {
+  $("pair-status").hidden = !st;
+  $("pair-form").hidden = Boolean(st);
+  if (!st) return;
+  if (st.state === "matched") {
+    $("pair-text").textContent = t("web.pair.found");
+    clearInterval(pairTimer);
+    ticket = null;
+    enter({ table: st.table, token: st.token });
+    return;
+  }
+  const offer = st.offer;
+  $("pair-text").textContent = offer
+    ? t("web.pair.offer", { level: t(`web.bot.${offer.level}`), rating: offer.rating })
+    : t("web.pair.waiting", { window: `±${st.window}` });
+  $("pair-accept").hidden = $("pair-decline").hidden = !offer;
+}
+
+async function pairCall(path, body) {
+  try { showTicket(await api(path, body)); } catch (err) {
+    toast(err.message, "error");
+    if (err.code === "not_found") { clearInterval(pairTimer); ticket = null; showTicket(null); }
+  }
+}
+
+async function findOpponent(e) {
+  e.preventDefault();
+  try {
+    if (!me) me = (await api("/api/me", { name: nameOrDefault() })).player; // the queue pairs people
+    const st = await api("/api/queue", { game: pairGame(), players: Number($("pair-players").value), rated: $("pair-rated").checked });
+    ticket = st.ticket;
+    showTicket(st);
+    clearInterval(pairTimer);
+    pairTimer = setInterval(() => ticket && pairCall(`/api/queue/${ticket}`), 1000);
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+function fillPairPlayers() {
+  const keep = $("pair-players").value || "2";
+  $("pair-players").replaceChildren(...[2, 3, 4].map((n) => el("option", { value: String(n) }, t("web.lobby.n_players", { n }))));
+  $("pair-players").value = keep;
+}
+
+function wirePairing() {
+  fillPairPlayers();
+  $("pair-form").addEventListener("submit", findOpponent);
+  $("pair-accept").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: true }));
+  $("pair-decline").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: false }));
+  $("pair-cancel").addEventListener("click", async () => {
+    clearInterval(pairTimer);
+    if (ticket) await api(`/api/queue/${ticket}/leave`, {}).catch(() => null);
+    ticket = null;
+    showTicket(null);
+  });
+}
+
 // The tables whose seat tokens this browser kept (the newest few): asked together, so the
 // server can list private ones too, which the open list never shows.
 function keptClaims() {
@@ -198,7 +265,8 @@ async function main() {
   // the forms never submit natively, even when used before the page has finished loading
   $("create-form").addEventListener("submit", create);
   $("quick-form").addEventListener("submit", playNow);
-  await initI18n(() => { if (meta) fillGames(); refresh(); });
+  $("pair-form").addEventListener("submit", (e) => e.preventDefault());
+  await initI18n(() => { if (meta) { fillGames(); fillPairPlayers(); } refresh(); });
   [meta, me, botRatings] = await Promise.all([api("/api/meta"),
     api("/api/me").then((r) => r.player).catch(() => null),
     api("/api/bot-ratings").then((r) => r.ratings).catch(() => ({}))]);
@@ -209,6 +277,7 @@ async function main() {
     $("quick-rated-row").hidden = $("rated-row").hidden = false;
   } else if (!$("name").value) $("name").value = getName();
   fillGames();
+  wirePairing();
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
   $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });
