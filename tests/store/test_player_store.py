@@ -140,3 +140,21 @@ def test_forget_me_deletes_the_player_and_anonymises_their_matches(store_url: st
         assert await store.player("p-ravi") == RAVI
 
     run(store_url, body)
+
+
+def test_a_bot_account_is_opened_by_its_token_and_owned(store_url: str) -> None:
+    bot = StoredPlayer("b-1", "Domino Dan", "0042", "outside", 4.0)
+
+    async def body(store: Store) -> None:
+        await store.create_player(ASHA, "hash-a")
+        await store.create_bot_account(bot, "p-asha", "token-1")
+        assert await store.player_by_secret("token-1") == bot
+        assert await store.bot_accounts_of("p-asha") == [bot]
+        assert not await store.new_bot_token("b-1", "p-ravi", "token-x")
+        assert await store.new_bot_token("b-1", "p-asha", "token-2")
+        assert await store.player_by_secret("token-1") is None
+        assert await store.player_by_secret("token-2") == bot
+        await store.forget_player("p-asha", "—")  # the owner's bots go with them
+        assert await store.player("b-1") is None and await store.bot_accounts_of("p-asha") == []
+
+    run(store_url, body)

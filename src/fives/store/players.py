@@ -102,8 +102,8 @@ class PlayerStore(ABC):
 
     @abstractmethod
     async def forget_player(self, player_id: str, anonymous: str) -> list[str]:
-        """Delete the player, their secrets, links, ratings and match rows; their name in the
-        stored tables and records becomes ``anonymous``. The tables changed."""
+        """Delete the player, their secrets, links, ratings, match rows and bot accounts; their
+        name in the stored tables and records becomes ``anonymous``. The tables changed."""
 
     @abstractmethod
     async def record_match(self, rows: list[PlayerMatch], rate: Rate | None) -> bool:
@@ -122,3 +122,17 @@ class PlayerStore(ABC):
     @abstractmethod
     async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
         """A player's matches, newest first."""
+
+    @abstractmethod
+    async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
+                                 token_hash: str) -> None:
+        """A bot account (kind "outside") of ``owner_id``, opened by its token's hash;
+        :class:`NameTaken` if its name and tag are another's."""
+
+    @abstractmethod
+    async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]: ...
+
+    @abstractmethod
+    async def new_bot_token(self, bot_id: str, owner_id: str, token_hash: str) -> bool:
+        """Replace the bot's token (the old one stops working); False if ``owner_id`` does
+        not own that bot."""

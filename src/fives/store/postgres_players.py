@@ -4,6 +4,7 @@ matches finishing at once on two processes never lose an update."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -134,9 +135,13 @@ class PostgresPlayers(PlayerStore):
                     await db.execute("UPDATE tables SET meta = $1::jsonb, record = $2::jsonb "
                                      "WHERE id = $3", meta, record, table_id)
                     changed.append(table_id)
-            for table in ("player_matches", "ratings", "device_links", "player_secrets"):
-                await db.execute(f"DELETE FROM {table} WHERE player_id = $1", player_id)
-            await db.execute("DELETE FROM players WHERE id = $1", player_id)
+            bots = [r[0] for r in await db.fetch(
+                "SELECT player_id FROM bot_accounts WHERE owner_id = $1", player_id)]
+            for gone in [player_id, *bots]:
+                for table in ("player_matches", "ratings", "device_links", "player_secrets",
+                              "bot_accounts"):
+                    await db.execute(f"DELETE FROM {table} WHERE player_id = $1", gone)
+                await db.execute("DELETE FROM players WHERE id = $1", gone)
             return changed
 
         return await self._in_transaction(body)
@@ -196,3 +201,33 @@ class PostgresPlayers(PlayerStore):
         rows = await self._rows(f"SELECT {MATCH_COLUMNS} FROM player_matches WHERE "
                                 "player_id = $1 ORDER BY ts DESC LIMIT $2", player_id, limit)
         return [match_of(row) for row in rows]
+
+    async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
+                                 token_hash: str) -> None:
+        async def body(db: Any) -> None:
+            await db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, "
+                             "$5)", bot.id, bot.name, bot.tag, bot.kind, bot.created)
+            await db.execute("INSERT INTO player_secrets VALUES ($1, $2, $3, 'token')",
+                             token_hash, bot.id, bot.created)
+            await db.execute("INSERT INTO bot_accounts VALUES ($1, $2, $3)", bot.id, owner_id,
+                             bot.created)
+
+        await self._in_transaction(body)
+
+    async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]:
+        rows = await self._rows(f"SELECT {_P} FROM players p JOIN bot_accounts b ON "
+                                "b.player_id = p.id WHERE b.owner_id = $1 ORDER BY p.created",
+                                owner_id)
+        return [StoredPlayer(*row) for row in rows]
+
+    async def new_bot_token(self, bot_id: str, owner_id: str, token_hash: str) -> bool:
+        async def body(db: Any) -> bool:
+            if await db.fetchval("SELECT 1 FROM bot_accounts WHERE player_id = $1 AND "
+                                 "owner_id = $2 FOR UPDATE", bot_id, owner_id) is None:
+                return False
+            await db.execute("DELETE FROM player_secrets WHERE player_id = $1", bot_id)
+            await db.execute("INSERT INTO player_secrets VALUES ($1, $2, $3, 'token')",
+                             token_hash, bot_id, time.time())
+            return True
+
+        return await self._in_transaction(body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -131,9 +132,13 @@ class SqlitePlayers(PlayerStore):
                     db.execute("UPDATE tables SET meta = ?, record = ? WHERE id = ?",
                                (meta, record, table_id))
                     changed.append(table_id)
-            for table in ("player_matches", "ratings", "device_links", "player_secrets"):
-                db.execute(f"DELETE FROM {table} WHERE player_id = ?", (player_id,))
-            db.execute("DELETE FROM players WHERE id = ?", (player_id,))
+            bots = [r[0] for r in db.execute(
+                "SELECT player_id FROM bot_accounts WHERE owner_id = ?", (player_id,))]
+            for gone in [player_id, *bots]:
+                for table in ("player_matches", "ratings", "device_links", "player_secrets",
+                              "bot_accounts"):
+                    db.execute(f"DELETE FROM {table} WHERE player_id = ?", (gone,))
+                db.execute("DELETE FROM players WHERE id = ?", (gone,))
             return changed
 
         return self._transaction(body)
@@ -189,3 +194,33 @@ class SqlitePlayers(PlayerStore):
         return [match_of(row) for row in rows]
 
 
+
+    async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
+                                 token_hash: str) -> None:
+        def body(db: sqlite3.Connection) -> None:
+            db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                       (bot.id, bot.name, bot.tag, bot.kind, bot.created))
+            db.execute("INSERT INTO player_secrets VALUES (?, ?, ?, 'token')",
+                       (token_hash, bot.id, bot.created))
+            db.execute("INSERT INTO bot_accounts VALUES (?, ?, ?)", (bot.id, owner_id,
+                                                                      bot.created))
+
+        self._transaction(body)
+
+    async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]:
+        cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+        rows = self._rows(f"SELECT {cols} FROM players p JOIN bot_accounts b ON b.player_id = "
+                          "p.id WHERE b.owner_id = ? ORDER BY p.created", (owner_id,))
+        return [StoredPlayer(*row) for row in rows]
+
+    async def new_bot_token(self, bot_id: str, owner_id: str, token_hash: str) -> bool:
+        def body(db: sqlite3.Connection) -> bool:
+            if db.execute("SELECT 1 FROM bot_accounts WHERE player_id = ? AND owner_id = ?",
+                          (bot_id, owner_id)).fetchone() is None:
+                return False
+            db.execute("DELETE FROM player_secrets WHERE player_id = ?", (bot_id,))
+            db.execute("INSERT INTO player_secrets VALUES (?, ?, ?, 'token')",
+                       (token_hash, bot_id, time.time()))
+            return True
+
+        return self._transaction(body)

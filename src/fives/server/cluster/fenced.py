@@ -132,3 +132,13 @@ class FencedStore(Store):
 
     async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
         return await self.inner.matches_of(player_id, limit)
+
+    async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
+                                 token_hash: str) -> None:
+        await self.inner.create_bot_account(bot, owner_id, token_hash)
+
+    async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]:
+        return await self.inner.bot_accounts_of(owner_id)
+
+    async def new_bot_token(self, bot_id: str, owner_id: str, token_hash: str) -> bool:
+        return await self.inner.new_bot_token(bot_id, owner_id, token_hash)

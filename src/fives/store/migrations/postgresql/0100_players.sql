@@ -50,3 +50,11 @@ CREATE TABLE player_matches (
     PRIMARY KEY (table_id, player_id)
 );
 CREATE INDEX player_matches_player ON player_matches (player_id, ts);
+-- Bot accounts: an outside program playing on the site, owned by a person (its token is a
+-- secret of player_secrets, kept hashed like any other).
+CREATE TABLE bot_accounts (
+    player_id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX bot_accounts_owner ON bot_accounts (owner_id);
