@@ -29,6 +29,7 @@ from fives.core.layout import Layout
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES
 from fives.server.assets import Assets, PlainStatic, VersionedStatic
+from fives.server.bot_api import bot_routes
 from fives.server.bots import bot_levels
 from fives.server.cluster.remote import ClusterDown, RemoteTable
 from fives.server.conn import Conn
@@ -501,6 +502,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/leaderboard/{game}", _page("leaderboard.html")),
         Route("/watch", _page("watch.html")),
+        *bot_routes(manager, settings.identity_rate, settings.identity_burst),
         *pairing_routes(lambda: manager().store, lambda: state["queue"], settings.pairing_rate,
                         settings.pairing_burst),
         *player_routes(lambda: manager().store, settings.identity_rate,

@@ -38,9 +38,10 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
-def clean_player_name(raw: object) -> str:
+def clean_player_name(raw: object, bot_account: bool = False) -> str:
     """A display name: NFC, spaces folded, 2 to 18 characters, letters, marks, digits,
-    punctuation and symbols only; ClientError with the reason otherwise."""
+    punctuation and symbols only; ClientError with the reason otherwise. A person's may not
+    read as a bot's; a bot account's may (it is always shown as a bot anyway)."""
     if not isinstance(raw, str) or len(raw) > 200:
         raise ClientError("bad_player_name", {"min": NAME_MIN, "max": NAME_MAX})
     name = " ".join(unicodedata.normalize("NFC", raw).split())
@@ -52,7 +53,7 @@ def clean_player_name(raw: object) -> str:
             raise ClientError("bad_name_chars")
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise ClientError("bad_player_name", {"min": NAME_MIN, "max": NAME_MAX})
-    if looks_like_a_bot(name):
+    if not bot_account and looks_like_a_bot(name):
         raise ClientError("bad_name_bot")
     return name
 

@@ -17,6 +17,7 @@ from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
+from fives.server.online_bots import OnlineBots, is_outside
 from fives.server.pairing import Ticket
 from fives.server.ratings import bot_player, match_rows, rating_step
 from fives.server.settings import Settings
@@ -73,8 +74,9 @@ class TableManager:
         self.owners = owners
         self.tables: dict[str, Table] = {}
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
+        self.outside = OnlineBots(settings.bot_move_time)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
-                                      self.create_rematch, self.match_over)
+                                      self.create_rematch, self.match_over, self.outside)
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[Table | str | None]] = {}  # restores under way
 
@@ -141,6 +143,9 @@ class TableManager:
     async def match_over(self, table: Table) -> None:
         """A finished match's players' parts, and at a rated table their new ratings, stored
         once (a restart or a takeover finding it finished again changes nothing)."""
+        for seat in table.meta.seats:
+            if is_outside(seat.player):
+                self.outside.free(str(seat.player), table.id)
         rows = match_rows(table.id, table.meta, table.state, table.finished_at or time.time())
         if not rows:
             return
@@ -538,6 +543,32 @@ class TableManager:
         meta.host = 0
         table = await self._open(meta)
         return table.id, tokens
+
+    async def challenge(self, spec: TableSpec, addr: str, player: StoredPlayer,
+                        browser: str | None) -> tuple[Table, int | None, str | None]:
+        """A person challenges a bot online: a table of the person, the bot's seat (labelled
+        a bot, with our easy bot's level should it break the protocol) and easy bots for any
+        other seat; rated if asked."""
+        if not isinstance(spec, dict):
+            raise ClientError("bad_request")
+        bot_id = spec.get("bot")
+        online = self.outside.bots.get(bot_id) if isinstance(bot_id, str) else None
+        if online is None:
+            raise ClientError("bot_offline")
+        if online.table is not None:
+            raise ClientError("bot_busy")
+        players = player_count(spec.get("players", 2))
+        table, seat, token = await self.create({
+            "game": spec.get("game", "all-fives"), "players": players,
+            "rated": spec.get("rated", False), "private": False,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1),
+        }, addr, player, browser)
+        bot_seat = table.meta.seats[1]
+        bot_seat.player, bot_seat.name = online.player.id, online.player.label
+        self.outside.take(online.player.id, table.id)
+        await table.save_meta()
+        table.broadcast()
+        return table, seat, token
 
     async def create_rematch(self, old: Table) -> str:
         """A new match at the same table: same game, seats, players and their tokens, the

@@ -66,7 +66,7 @@ def match_rows(table_id: str, meta: TableMeta, state: State, ts: float) -> list[
     rows: list[PlayerMatch] = []
     for seat_no, seat in enumerate(meta.seats):
         player = seat.player
-        if seat.kind == "bot" and meta.rated:
+        if seat.kind == "bot" and not player and meta.rated:
             player = bot_player(seat.level or "easy")
         if player is None or any(row.player_id == player for row in rows):
             continue  # a level at two seats is rated once, at its first

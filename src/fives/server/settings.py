@@ -65,6 +65,8 @@ class Settings:
     pairing_burst: int = 20
     #: seconds in the pairing queue before bots are offered for the remaining seats
     bot_offer: float = 20.0
+    #: seconds a bot online may take to answer (then it is disconnected, easy takes its seat)
+    bot_move_time: float = 10.0
     #: a table waiting for players expires after waiting_ttl seconds with nobody there; a
     #: bots' match nobody watches is stopped after unwatched_ttl (a match of people, bots
     #: playing for all of them, pauses then until someone comes back)

@@ -36,6 +36,7 @@ from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
+from fives.server.online_bots import OnlineBots
 from fives.server.phrases import PHRASE_GAP, PHRASES
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
@@ -104,6 +105,8 @@ class TableServices:
     rematch: Callable[[Table], Awaitable[str]]
     #: a match just ended (or was found ended): its players' records and ratings
     match_over: Callable[[Table], Coroutine[Any, Any, None]] | None = None
+    #: the bots online at this process
+    outside: OnlineBots | None = None
 
 
 class Table:
@@ -121,6 +124,7 @@ class Table:
         self.settings = services.settings
         self.store = services.store
         self.bots = services.bots
+        self.outside = services.outside
         self.id = table_id
         self.meta = meta
         self.state = state
@@ -654,6 +658,17 @@ class Table:
         if self.services.match_over is not None:
             self._recording = asyncio.get_running_loop().create_task(
                 self.services.match_over(self))
+
+    async def outside_failed(self, seat_no: int) -> None:
+        """An online bot broke the protocol (and was disconnected): our easy bot keeps its seat
+        for the rest of the match, and the match is not the bot account's any more."""
+        seat = self.meta.seats[seat_no]
+        seat.player, seat.name, seat.level = None, None, "easy"
+        try:
+            await self.save_meta()
+        except StoreError:
+            log.warning("table %s: cannot store the seat's new bot", self.id)
+        self.broadcast()
 
     async def deal(self) -> None:
         """Deal the next round from the table's secret seed; stored before anyone hears."""
