@@ -168,3 +168,60 @@ def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
         seats = page.evaluate("window.fivesState().info.seats")
         assert seats[0]["kind"] == "human" and seats[1]["kind"] == "bot"
         context.close()
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "online_bot_example.py"
+
+
+def test_an_outside_bot_connects_with_its_token_and_finishes_a_match(
+        browser: Browser, live_server: str, shots: Path) -> None:
+    import subprocess
+    import sys
+
+    owner = phone(browser)
+    page = owner.new_page()
+    page.goto(f"{live_server}/me")
+    page.fill("#new-name", "Owner")
+    page.click("#new-btn")
+    expect(page.locator("#bots-panel")).to_be_visible()
+    page.fill("#bot-name", "Domino Dan")
+    page.click("#bot-form button[type=submit]")
+    expect(page.locator("#bot-token-box")).to_be_visible()
+    token = page.locator("#bot-token").input_value()
+    page.screenshot(path=str(shots / "players-my-bots-phone-en.png"), full_page=True)
+    proc = subprocess.Popen([sys.executable, str(EXAMPLE), live_server, "--token", token],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        player = phone(browser)
+        lobby = player.new_page()
+        lobby.goto(f"{live_server}/")
+        lobby.fill("#name", "Challenger")
+        lobby.locator("label.game-card[data-game=block]").click()
+        expect(lobby.locator("#bots-online li")).to_have_count(1, timeout=10000)
+        expect(lobby.locator("#bots-online li")).to_contain_text("Domino Dan#")
+        lobby.locator("#bots-online li button").click()
+        lobby.wait_for_url("**/t/**")
+        lobby.wait_for_function("window.fivesState && window.fivesState() && window.fivesState().view")
+        table = lobby.evaluate("window.fivesState().info.id")
+        seat_token = lobby.evaluate(f"localStorage.getItem('fives.token.{table}')")
+        names = lobby.locator("#seats").inner_text()
+        assert "Domino Dan#" in names and "(bot)" in names
+        cookies = {c["name"]: c["value"] for c in player.cookies()}
+
+        async def play() -> None:  # the person's moves, while the page watches the match
+            c = await SeatClient(live_server, table, seat_token, cookies=cookies).connect()
+            await play_to_end([c], random.Random(1))
+            await c.close()
+
+        thread = threading.Thread(target=lambda: asyncio.run(play()))
+        thread.start()
+        thread.join(120)
+        lobby.wait_for_function("window.fivesState().result !== null", timeout=30000)
+        seat = lobby.evaluate("window.fivesState().info.seats[1]")
+        assert seat["kind"] == "bot" and seat["player"] and seat["name"].startswith("Domino Dan#")
+        lobby.screenshot(path=str(shots / "players-outside-bot-result-phone-en.png"))
+        player.close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+    owner.close()

@@ -241,7 +241,24 @@ function tableItem(tb, action) {
     action);
 }
 
+// Bots online, each to challenge at the game chosen above (rated if the player has a name).
+async function refreshBots() {
+  let bots;
+  try { bots = (await api("/api/bots/online")).bots; } catch { return; }
+  $("bots-panel").hidden = bots.length === 0;
+  $("bots-online").replaceChildren(...bots.map((b) => el("li", { "data-bot": b.id },
+    el("div", {}, el("strong", {}, t("web.seat.outside", { name: b.label })),
+      b.busy ? el("div", { class: "who" }, t("web.bots.busy")) : null),
+    el("button", { type: "button", disabled: b.busy, onclick: async () => {
+      try {
+        if (!me) me = (await api("/api/me", { name: nameOrDefault() })).player;
+        await enter(await api("/api/challenge", { bot: b.id, game: pairGame(), rated: $("pair-rated").checked }));
+      } catch (err) { toast(err.message, "error"); }
+    } }, t("web.bots.challenge")))));
+}
+
 async function refresh() {
+  refreshBots();
   const claims = keptClaims();
   let data, mine;
   try {

@@ -2,11 +2,27 @@
 // cookie), rename, move to another device (a link and its code, once, for 10 minutes), sign
 // out the other devices, forget me; and the profile itself.
 import { initI18n, t } from "./i18n.js";
-import { api, copyText, setName, toast } from "./common.js";
+import { api, copyText, el, setName, toast } from "./common.js";
 import { renderProfile } from "./profile-view.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
+let myBots = [];
+
+// A token is shown once, where the owner can copy it.
+function showToken(token) {
+  $("bot-token").value = token;
+  $("bot-token-box").hidden = false;
+}
+
+function renderBots() {
+  $("bot-address").textContent = `${location.origin.replace(/^http/, "ws")}/ws/bot`;
+  $("my-bots").replaceChildren(...myBots.map((b) => el("li", { "data-bot": b.id },
+    el("a", { href: `/p/${encodeURIComponent(b.id)}` }, t("web.seat.outside", { name: b.label })), " ",
+    el("button", { type: "button", class: "secondary small-btn", onclick: () => guarded(async () => {
+      showToken((await api(`/api/me/bots/${encodeURIComponent(b.id)}/token`, {})).token);
+    }) }, t("web.me.bot_new_token")))));
+}
 
 function render() {
   $("new-panel").hidden = Boolean(me);
@@ -16,10 +32,12 @@ function render() {
   if (!$("rename").value) $("rename").value = me.name;
   $("public-link").href = `/p/${encodeURIComponent(me.id)}`;
   renderProfile($("profile"), me);
+  renderBots();
 }
 
 async function load() {
   me = (await api("/api/me")).player;
+  myBots = me ? (await api("/api/me/bots")).bots : [];
   render();
 }
 
@@ -38,6 +56,12 @@ async function main() {
     setName(me.name);
     render();
     toast(t("web.me.renamed"));
+  }); });
+  $("bot-form").addEventListener("submit", (e) => { e.preventDefault(); guarded(async () => {
+    const made = await api("/api/me/bots", { name: $("bot-name").value });
+    myBots.push(made.bot);
+    renderBots();
+    showToken(made.token);
   }); });
   $("make-link").addEventListener("click", () => guarded(async () => {
     const link = await api("/api/me/link", {});
