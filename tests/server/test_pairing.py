@@ -188,3 +188,13 @@ def test_the_queue_needs_an_identity_and_good_input(server: str) -> None:
                        ({"rated": "yes"}, "bad_request"), ([], "bad_request")]:
         r = asha.post("/api/queue", json=body)
         assert r.status_code == 400 and r.json()["error"] == code
+
+
+def test_queue_joins_are_rate_limited_per_address(tmp_path: Any) -> None:
+    from .harness import fast_settings, running_server
+
+    settings = fast_settings(str(tmp_path / "f.sqlite3"), pairing_rate=1.0, pairing_burst=2)
+    with running_server(settings) as base:
+        asha = new_player(base, "Asha")
+        codes = [asha.post("/api/queue", json={"game": "draw"}).status_code for _ in range(4)]
+    assert codes[:2] == [201, 201] and codes[2:] == [429, 429]

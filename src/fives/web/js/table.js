@@ -237,6 +237,14 @@ function renderJoin(info) {
   if (!$("join-name").value) $("join-name").value = getName();
 }
 
+// A browser with an identity sits under its own name (the server uses it whatever is typed).
+async function useIdentityName() {
+  try {
+    const me = (await (await fetch("/api/me")).json()).player;
+    if (me) { $("join-name").value = me.label; $("join-name").readOnly = true; }
+  } catch { /* no identity: the typed name */ }
+}
+
 function renderWaiting(info) {
   const here = `${location.origin}/t/${encodeURIComponent(tableId)}`;
   $("share-link").value = info.private ? here + inviteQuery(invite) : here;
@@ -876,6 +884,7 @@ async function main() {
     if ($("rules-dialog").open) openRules();
   });
   wire();
+  useIdentityName();
   $("phrase-mute").addEventListener("change", () => {
     if ($("phrase-mute").checked) localStorage.setItem(muteKey(), "1");
     else localStorage.removeItem(muteKey());
