@@ -16,7 +16,8 @@ function render() {
   document.getElementById("board-rows").replaceChildren(...board.players.map((p, i) => el("tr", { "data-player": p.id },
     el("td", {}, String(i + 1)),
     el("td", {}, el("a", { href: `/p/${encodeURIComponent(p.id)}` },
-      p.kind === "bot" ? t("web.seat.bot_short", { level: t(`web.bot.${p.name}`) }) : p.label)),
+      p.kind === "bot" ? t("web.seat.bot_short", { level: t(`web.bot.${p.name}`) })
+        : p.kind === "outside" ? t("web.seat.outside", { name: p.label }) : p.label)),
     el("td", { title: p.provisional ? t("web.profile.provisional") : null }, ratingText(p)),
     el("td", {}, String(p.matches)))));
   document.getElementById("board-empty").hidden = board.players.length > 0;

@@ -15,7 +15,8 @@ function render() {
   }
   if (!player) return;
   const bot = player.kind === "bot";
-  label.textContent = bot ? t("web.seat.bot_short", { level: t(`web.bot.${player.name}`) }) : player.label;
+  label.textContent = bot ? t("web.seat.bot_short", { level: t(`web.bot.${player.name}`) })
+    : player.kind === "outside" ? t("web.seat.outside", { name: player.label }) : player.label;
   document.getElementById("player-kind").hidden = !bot;
   document.getElementById("player-kind").textContent = t("web.profile.bot");
   renderProfile(document.getElementById("profile"), player);
