@@ -321,3 +321,43 @@ def test_the_watch_list_shows_live_open_tables_strongest_first(server: str) -> N
     tables = wait_for(lambda: httpx.get(f"{server}/api/watch").json()["tables"])
     assert [t["id"] for t in tables] == [strong.json()["table"]]
     assert tables[0]["rating"] == 1500 and "token" not in str(tables[0])
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "code"), [
+    ("post", "/api/me", b"{not json", 400, "bad_json"),
+    ("post", "/api/me", [], 400, "bad_player_name"),
+    ("post", "/api/device", {}, 400, "bad_link"),
+    ("post", "/api/device", {"link": "x" * 500}, 400, "bad_link"),
+    ("post", "/api/device", {"link": 12}, 400, "bad_link"),
+    ("post", "/api/me/name", {"name": "\u202e"}, 400, "bad_name_chars"),
+    ("post", "/api/me/bots", {"name": "\x00bad"}, 400, "bad_name_chars"),
+    ("post", "/api/me/bots/onothere/token", {}, 404, "not_found"),
+    ("post", "/api/challenge", [], 400, "bad_request"),
+    ("post", "/api/challenge", {"bot": 5}, 400, "bot_offline"),
+    ("post", "/api/queue/nope/bots", {"accept": True}, 404, "not_found"),
+    ("get", "/api/queue/nope", None, 404, "not_found"),
+    ("get", "/api/players/" + "x" * 60, None, 404, "not_found"),
+    ("get", "/api/leaderboard/chess", None, 404, "not_found"),
+    ("get", "/api/leaderboard/block?kind=robot", None, 400, "bad_request"),
+    ("post", "/api/tables", {"game": "block", "rated": "yes"}, 400, "bad_request"),
+])
+def test_bad_player_requests_get_one_translated_line(server: str, method: str, path: str,
+                                                     body: Any, status: int,
+                                                     code: str) -> None:
+    # making an identity is asked by a browser without one; everything else by one with it
+    browser = (httpx.Client(base_url=server, timeout=10) if path == "/api/me"
+               else new_player(server, "Asha"))
+    before = browser.get("/api/me").json()
+    for lang in ("en", "hi"):
+        sep = "&" if "?" in path else "?"
+        kwargs: dict[str, Any] = {}
+        if isinstance(body, bytes):
+            kwargs = {"content": body, "headers": {"content-type": "application/json"}}
+        elif body is not None:
+            kwargs = {"json": body}
+        r = getattr(browser, method)(f"{path}{sep}lang={lang}", **kwargs)
+        assert (r.status_code, r.json()["error"]) == (status, code), r.text
+        message = r.json()["message"]
+        assert message and "\n" not in message and not message.startswith("web.")
+        assert "Traceback" not in r.text
+    assert browser.get("/api/me").json() == before  # nothing changed
