@@ -60,6 +60,15 @@ def register(sub: Any) -> None:
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
                    help=f"tables one address may create per minute (default {d.create_rate:g}; "
                         "0: no limit)")
+    p.add_argument("--identity-rate", type=float, default=d.identity_rate, metavar="N",
+                   help=f"new identities, device links and bot accounts one address may make "
+                        f"per minute (default {d.identity_rate:g})")
+    p.add_argument("--pairing-rate", type=float, default=d.pairing_rate, metavar="N",
+                   help=f"pairing queue joins one address may make per minute (default "
+                        f"{d.pairing_rate:g})")
+    p.add_argument("--bot-offer", type=float, default=d.bot_offer, metavar="S",
+                   help=f"seconds in the pairing queue before bots are offered (default "
+                        f"{d.bot_offer:g})")
     p.add_argument("--archive-after", type=float, default=d.archive_after / 86400, metavar="DAYS",
                    help=f"archive a finished match's deals and actions this many days after it "
                         f"ended: its record keeps them (default {d.archive_after / 86400:g}; "
@@ -140,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     from fives.store.open import upgrade, where
 
     for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate",
-                 "archive_after"):
+                 "archive_after", "identity_rate", "pairing_rate", "bot_offer"):
         if getattr(args, name) < 0:
             raise UsageError(f"--{name.replace('_', '-')} cannot be negative")
     for name in ("max_connections", "connections_per_address"):
@@ -174,6 +183,9 @@ def run(args: argparse.Namespace) -> int:
         round_pause=args.round_pause,
         bot_workers=max(0, args.bot_workers),
         create_rate=args.create_rate,
+        identity_rate=args.identity_rate,
+        pairing_rate=args.pairing_rate,
+        bot_offer=args.bot_offer,
         archive_after=args.archive_after * 86400,
         max_connections=args.max_connections,
         connections_per_address=args.connections_per_address,
