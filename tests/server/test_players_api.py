@@ -361,3 +361,21 @@ def test_bad_player_requests_get_one_translated_line(server: str, method: str, p
         assert message and "\n" not in message and not message.startswith("web.")
         assert "Traceback" not in r.text
     assert browser.get("/api/me").json() == before  # nothing changed
+
+
+def test_players_come_back_on_the_postgresql_store_too(postgres_url: str,
+                                                       tmp_path: Path) -> None:
+    from fives.store.postgres import PostgresStore
+
+    settings = fast_settings(str(tmp_path / "unused.sqlite3"))
+    with running_server(settings, PostgresStore(postgres_url)) as base:
+        asha, ravi = new_player(base, "Asha"), new_player(base, "Ravi")
+        asyncio.run(rated_match(base, asha, ravi, 12))
+        rating = wait_for(lambda: asha.get("/api/me").json()["player"]["ratings"].get("block"))
+        cookie = asha.cookies["fives_id"]
+    with running_server(settings, PostgresStore(postgres_url)) as base:  # a new process
+        me = httpx.get(f"{base}/api/me", cookies={"fives_id": cookie}).json()["player"]
+        assert me["name"] == "Asha" and me["ratings"]["block"] == rating
+        assert len(me["matches"]) == 1
+        board = httpx.get(f"{base}/api/leaderboard/block").json()["players"]
+        assert {p["name"] for p in board} == {"Asha", "Ravi"}
