@@ -75,12 +75,15 @@ def test_a_bot_that_breaks_the_protocol_is_disconnected_and_easy_takes_its_seat(
     bot, token = bot_account(owner, "Bad Bot")
     url = server.replace("http", "ws", 1) + "/ws/bot"
 
+    heard: list[str] = []
+
     async def breaker(closed: list[Any]) -> None:
         async with websockets.connect(url, additional_headers={
                 "Authorization": f"Bearer {token}"}) as ws:
             try:
                 async for text in ws:
-                    if json.loads(text).get("type") == "act":
+                    heard.append(json.loads(text).get("type"))
+                    if heard[-1] == "act":
                         await ws.send("this is not json")
             except websockets.ConnectionClosed:
                 pass
@@ -104,6 +107,8 @@ def test_a_bot_that_breaks_the_protocol_is_disconnected_and_easy_takes_its_seat(
 
     last = asyncio.run(go())
     assert closed == [4400]
+    # told of the deal before its first decision, then why it was disconnected
+    assert heard[0] == "welcome" and heard[1] == "start" and heard[-1] == "error"
     seat = last["info"]["seats"][1]
     assert seat["kind"] == "bot" and seat["player"] is None and seat["level"] == "easy"
     assert last["result"] is not None

@@ -36,7 +36,7 @@ from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
-from fives.server.online_bots import OnlineBots
+from fives.server.online_bots import OnlineBots, is_outside
 from fives.server.phrases import PHRASE_GAP, PHRASES
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
@@ -152,6 +152,7 @@ class Table:
         self.fence: int | None = None
         self._recording: asyncio.Task[None] | None = None
         self._phrased: dict[int, float] = {}  # when each seat last said a quick phrase
+        self._telling: set[asyncio.Task[None]] = set()  # start/end lines on their way
 
     # -- creation and restore ----------------------------------------------------------------
 
@@ -648,6 +649,8 @@ class Table:
             self.status = "over"
             self.finished_at = ts
         self.broadcast(event, ts)
+        if state.round_end is not None:
+            self._tell_outside("end")
         ACTION_COUNT.labels(how).inc()
         self.wake.set()
         if state.over:
@@ -694,6 +697,19 @@ class Table:
         self.round_ended_at = None
         self.last_event = deal_event(state, self.n)
         self.broadcast(self.last_event, ts)
+        self._tell_outside("start")
+
+    def _tell_outside(self, kind: str) -> None:
+        """Bots online at the table hear of a deal (``start``) or a round's end (``end``), as
+        BOT-PROTOCOL.md lets a host tell them."""
+        if self.outside is None:
+            return
+        for seat_no, seat in enumerate(self.meta.seats):
+            if seat.kind == "bot" and is_outside(seat.player):
+                task = asyncio.get_running_loop().create_task(self.outside.tell(
+                    str(seat.player), self.id, view_of(self.state, seat_no), kind))
+                self._telling.add(task)
+                task.add_done_callback(self._telling.discard)
 
     def final_record(self, state: State | None = None) -> dict[str, Any]:
         """The finished match's record (RECORD.md), with the table's own fields."""
