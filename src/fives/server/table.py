@@ -402,7 +402,9 @@ class Table:
     def _tell_presence(self) -> None:
         self._presence = None
         if not self.closed:
-            self.broadcast()
+            # with the newest event again (pages tell an event once, by its number): a page
+            # that has just reconnected keeps its banner's subject whichever message is last
+            self.broadcast(self.last_event)
 
     def detach(self, conn: Conn) -> None:
         self.last_seen = time.time()
