@@ -197,7 +197,7 @@ def test_an_outside_bot_connects_with_its_token_and_finishes_a_match(
         lobby.goto(f"{live_server}/")
         lobby.fill("#name", "Challenger")
         lobby.locator("label.game-card[data-game=block]").click()
-        expect(lobby.locator("#bots-online li")).to_have_count(1, timeout=10000)
+        expect(lobby.locator("#bots-online li")).to_have_count(1, timeout=60000)
         expect(lobby.locator("#bots-online li")).to_contain_text("Domino Dan#")
         lobby.locator("#bots-online li button").click()
         lobby.wait_for_url("**/t/**")

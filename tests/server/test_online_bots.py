@@ -52,7 +52,10 @@ def test_the_example_client_plays_a_challenged_match_as_a_labelled_bot(server: s
     proc = subprocess.Popen([sys.executable, str(EXAMPLE), server, "--token", token],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        online = wait_for(lambda: httpx.get(f"{server}/api/bots/online").json()["bots"])
+        # a loaded machine may take a while to start a Python process
+        online = wait_for(lambda: httpx.get(f"{server}/api/bots/online").json()["bots"]
+                          or proc.poll() is not None, timeout=60)
+        assert proc.poll() is None, proc.communicate(timeout=5)
         assert [b["id"] for b in online] == [bot["id"]]
         last = challenge_and_play(server, person, bot["id"], 3)
         seat = last["info"]["seats"][1]
