@@ -149,7 +149,7 @@ def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str
 
 def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
                                             shots: Path) -> None:
-    settings = fast_settings(str(tmp_path / "fives.sqlite3"), bot_offer=1.0)
+    settings = fast_settings(str(tmp_path / "fives.sqlite3"), bot_offer=3.0)
     with running_server(settings) as base:
         context = phone(browser)
         page = context.new_page()
@@ -160,7 +160,7 @@ def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
         expect(page.locator("#pair-decline")).to_be_visible(timeout=10000)
         page.click("#pair-decline")  # declined: still waiting, offered again later
         expect(page.locator("#pair-decline")).to_be_hidden()
-        expect(page.locator("#pair-accept")).to_be_visible(timeout=10000)
+        expect(page.locator("#pair-accept")).to_be_visible(timeout=20000)
         page.screenshot(path=str(shots / "players-bot-offer-phone-en.png"))
         page.click("#pair-accept")
         page.wait_for_url("**/t/**", timeout=10000)

@@ -177,8 +177,17 @@ function showTicket(st) {
   $("pair-accept").hidden = $("pair-decline").hidden = !offer;
 }
 
+let pairAsked = 0; // answers are shown in the order they were asked (a late poll is stale)
+let pairShown = 0;
+
 async function pairCall(path, body) {
-  try { showTicket(await api(path, body)); } catch (err) {
+  const asked = ++pairAsked;
+  try {
+    const st = await api(path, body);
+    if (asked < pairShown) return;
+    pairShown = asked;
+    showTicket(st);
+  } catch (err) {
     toast(err.message, "error");
     if (err.code === "not_found") { clearInterval(pairTimer); ticket = null; showTicket(null); }
   }
