@@ -116,12 +116,15 @@ class SeatClient:
     raw: list[str] = field(default_factory=list)
     seat: int | None = None
     ws: Any = None
+    cookies: dict[str, str] | None = None  # a browser's cookies (its identity)
     _task: Any = None
     _new: Any = None
 
     async def connect(self, hello: bool = True) -> SeatClient:
         url = self.base.replace("http://", "ws://") + f"/ws/{self.table}"
-        self.ws = await websockets.connect(url, max_size=2**22)
+        headers = ({"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+                   if self.cookies else None)
+        self.ws = await websockets.connect(url, max_size=2**22, additional_headers=headers)
         self._new = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._read())
         if hello:

@@ -44,6 +44,7 @@ __all__ = [
     "ProcessBot",
     "act_message",
     "end_message",
+    "read_answer",
     "serve",
     "start_message",
 ]
@@ -284,7 +285,7 @@ class ProcessBot(Bot):
                     code = None
             self._stop()
             raise BotFault("exit", f"the program exited (status {code}) without answering")
-        return _read_answer(line, view.legal)
+        return read_answer(line, view.legal)
 
 
 def _read_lines(stream: TextIO, out: queue.Queue[str | None]) -> None:
@@ -297,7 +298,9 @@ def _read_lines(stream: TextIO, out: queue.Queue[str | None]) -> None:
     out.put(None)
 
 
-def _read_answer(line: str, legal: tuple[Action, ...] | list[Action]) -> Action:
+def read_answer(line: str, legal: tuple[Action, ...] | list[Action]) -> Action:
+    """A bot's answer line read (the one parser of answers: local programs and online bots);
+    :class:`BotFault` if it is not one of ``legal``."""
     shown = line.strip()
     if len(shown) > 200:
         shown = shown[:200] + "..."

@@ -53,6 +53,12 @@ def register(sub: Any) -> None:
                    help=say("bot_workers", d.bot_workers))
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
                    help=say("create_rate", d.create_rate))
+    p.add_argument("--identity-rate", type=float, default=d.identity_rate, metavar="N",
+                   help=say("identity_rate", d.identity_rate))
+    p.add_argument("--pairing-rate", type=float, default=d.pairing_rate, metavar="N",
+                   help=say("pairing_rate", d.pairing_rate))
+    p.add_argument("--bot-offer", type=float, default=d.bot_offer, metavar="S",
+                   help=say("bot_offer", d.bot_offer))
     p.add_argument("--archive-after", type=float, default=d.archive_after / 86400, metavar="DAYS",
                    help=say("archive_after", d.archive_after / 86400))
     p.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
@@ -134,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     from fives.store.open import upgrade, where
 
     for name in ("turn_time", "bot_delay", "forced_delay", "round_pause", "create_rate",
-                 "archive_after"):
+                 "archive_after", "identity_rate", "pairing_rate", "bot_offer"):
         if getattr(args, name) < 0:
             raise refuse("cli.err.negative", option=f"--{name.replace('_', '-')}")
     for name in ("max_connections", "connections_per_address", "workers"):
@@ -166,6 +172,9 @@ def run(args: argparse.Namespace) -> int:
         round_pause=args.round_pause,
         bot_workers=max(0, args.bot_workers),
         create_rate=args.create_rate,
+        identity_rate=args.identity_rate,
+        pairing_rate=args.pairing_rate,
+        bot_offer=args.bot_offer,
         archive_after=args.archive_after * 86400,
         max_connections=args.max_connections,
         connections_per_address=args.connections_per_address,

@@ -29,20 +29,29 @@ from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES
 from fives.rulespages import worked_example
 from fives.server.assets import Assets, PlainStatic, VersionedStatic
+from fives.server.bot_api import bot_routes
 from fives.server.bots import bot_levels
 from fives.server.cluster.remote import ClusterDown, RemoteTable
 from fives.server.conn import Conn
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
+from fives.server.identity import Identities
 from fives.server.manager import TableManager, player_count
 from fives.server.messages import REFUSALS, ClientError, error_message, parse_message
 from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
+from fives.server.pairing import PairingQueue
+from fives.server.pairing_api import bot_mus, pairing_routes
+from fives.server.player_api import browser_of, player_routes
 from fives.server.ratelimit import AddressBuckets
 from fives.server.replay import replay_frames
 from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
 from fives.server.table import Table
+from fives.server.webio import addr_of as _addr
+from fives.server.webio import json_body as _json_body
+from fives.server.webio import lang_of as _lang
 from fives.store.base import DamagedRow, Store, StoredTable, StoreError
 from fives.store.open import open_store
+from fives.store.players import StoredPlayer
 
 __all__ = ["create_app"]
 
@@ -51,27 +60,9 @@ log = logging.getLogger("fives.server")
 WEB = Path(str(resources.files("fives") / "web"))
 
 
-def _lang(request: Request) -> str:
-    lang = request.query_params.get("lang")
-    if lang in LANGUAGES:
-        return lang
-    header = request.headers.get("accept-language", "")
-    for part in header.split(","):
-        code = part.split(";")[0].strip().split("-")[0].lower()
-        if code in LANGUAGES:
-            return code
-    return "en"
-
-
 #: the HTTP status of a refused creation, by the reason's code (else 400)
 _STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
            "too_many_seats": 429, "server_full": 503}
-
-
-def _addr(conn: Request | WebSocket) -> str:
-    """The client's address (as uvicorn gives it: a proxy's forwarded one only from a trusted
-    proxy)."""
-    return conn.client.host if conn.client else "?"
 
 
 #: tables one "my tables" question may name (a browser keeps the tokens of its recent ones)
@@ -82,14 +73,6 @@ def _error(request: Request, err: ClientError, status: int = 400) -> JSONRespons
     return JSONResponse(
         {"error": err.code, "message": err.text(_lang(request))}, status_code=status
     )
-
-
-async def _json_body(request: Request) -> Any:
-    body = await request.body()  # already read, and bounded, by RequestGuard
-    try:
-        return json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise ClientError("bad_json") from None
 
 
 async def _gauges(manager: TableManager) -> None:
@@ -126,12 +109,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if cluster is not None:
             await cluster.start(manager)
         await manager.startup()
+        queue = PairingQueue(manager.create_paired, lambda game: bot_mus(store, game),
+                             settings.bot_offer)
+        state["queue"] = queue
+        queue.start()
         gauges = asyncio.get_running_loop().create_task(_gauges(manager))
         log.info("event loop %s, HTTP parser %s", running_loop_name(), parser_name())
         try:
             yield
         finally:
             gauges.cancel()
+            await queue.stop()
             await manager.shutdown()
             if cluster is not None:
                 await cluster.stop()
@@ -156,6 +144,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def manager() -> TableManager:
         current: TableManager = state["manager"]
         return current
+
+    async def who(conn: Request | WebSocket) -> tuple[StoredPlayer | None, str | None]:
+        """The identity whose cookie came with a request, and the browser's own id."""
+        try:
+            player = await Identities(manager().store).current(conn)
+        except StoreError:
+            player = None
+        return player, browser_of(conn)
 
     # -- API ---------------------------------------------------------------------------------
 
@@ -206,7 +202,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         try:
             check_create_rate(request)
             spec = await _json_body(request)
-            table, seat, token = await manager().create(spec, _addr(request))
+            table, seat, token = await manager().create(spec, _addr(request), *await who(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
@@ -248,8 +244,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "seats": [{"kind": "human"}]
                 + [{"kind": "bot", "level": level}] * (players - 1),
                 "seed": body.get("seed"),
+                "rated": body.get("rated", False),
             }
-            table, seat, token = await manager().create(spec, _addr(request))
+            table, seat, token = await manager().create(spec, _addr(request), *await who(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
         return _created(table, seat, token)
@@ -428,6 +425,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                             raise ClientError("hello_first")
                         if "lang" in msg:
                             conn.lang = msg["lang"]
+                        conn.player, conn.browser = await who(ws)
                         try:
                             table.attach(conn, msg.get("token"), msg.get("invite"))
                         except ClientError as err:
@@ -493,6 +491,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/t/{table_id}", _page("table.html")),
         Route("/replay/{table_id}", _page("replay.html")),
         Route("/history", _page("history.html")),
+        Route("/me", _page("me.html")),
+        Route("/device", _page("device.html")),
+        Route("/p/{player_id}", _page("profile.html")),
+        Route("/leaderboard", _page("leaderboard.html")),
+        Route("/leaderboard/{game}", _page("leaderboard.html")),
+        Route("/watch", _page("watch.html")),
+        *bot_routes(manager, settings.identity_rate, settings.identity_burst),
+        *pairing_routes(lambda: manager().store, lambda: state["queue"], settings.pairing_rate,
+                        settings.pairing_burst),
+        *player_routes(lambda: manager().store, settings.identity_rate,
+                       settings.identity_burst, lambda: manager().lobby()),
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
         Route("/healthz", healthz),

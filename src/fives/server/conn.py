@@ -46,6 +46,10 @@ class Conn:
         self.cid = 0
         self.addr = addr  # the client's address (per-address limits)
         self.seat: int | None = None
+        #: the identity (fives.server.identity) whose cookie came with the connection
+        self.player: Any = None
+        #: the hash of the browser's own cookie (two identities of one browser are one)
+        self.browser: str | None = None
         self.lang = "en"
         self.greeted = False
         self.bucket = TokenBucket(rate, burst)

@@ -23,12 +23,14 @@ import time
 from typing import Any, Protocol
 
 from fives.bots.host import Seeds, replacement
+from fives.bots.protocol import BotFault
 from fives.core.state import State
 from fives.core.tiles import DRAW, PASS
 from fives.core.view import view_of
 from fives.server.bots import BotRunner
 from fives.server.messages import ClientError
 from fives.server.meta import TableMeta
+from fives.server.online_bots import OnlineBots, is_outside
 from fives.server.settings import Settings
 from fives.store.base import How, StaleOwner, StoreError
 
@@ -58,6 +60,7 @@ class Driven(Protocol):
     lock: asyncio.Lock
     wake: asyncio.Event  # set when something changes: plan again
     closed: bool
+    outside: OnlineBots | None  # the bots online (None: none at this server)
     last_seen: float
     round_ended_at: float | None
 
@@ -74,6 +77,8 @@ class Driven(Protocol):
     async def apply(self, seat: int, code: int, how: How) -> None: ...
 
     async def deal(self) -> None: ...
+
+    async def outside_failed(self, seat_no: int) -> None: ...
 
     async def release_silent_seats(self) -> None: ...
 
@@ -294,13 +299,20 @@ class Driver:
 
     async def choose(self, level: str, seat_no: int) -> int:
         """The bot's action (code) for the seat to play: a forced one at once, a forfeited
-        decision replaced as the host replaces one at every table."""
+        decision replaced as the host replaces one at every table. An online bot's seat asks
+        the bot; one that breaks the protocol loses the seat to ``level`` (easy)."""
         table = self.table
         state = table.state
         legal = state.legal_codes()
         if len(legal) == 1:
             return legal[0]
         view = view_of(state, seat_no)
+        seat = table.meta.seats[seat_no]
+        if seat.kind == "bot" and is_outside(seat.player) and table.outside is not None:
+            try:
+                return int(await table.outside.ask(str(seat.player), table.id, view))
+            except BotFault:
+                await table.outside_failed(seat_no)
         seeds = Seeds(table.meta.seed)
         round_no, action_no = state.round_index, len(state.log)
         seed = seeds.decision(seat_no, round_no, action_no).getrandbits(64)

@@ -17,9 +17,13 @@ from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
+from fives.server.online_bots import OnlineBots, is_outside
+from fives.server.pairing import Ticket
+from fives.server.ratings import bot_player, match_rows, rating_step
 from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
 from fives.store.base import DamagedRow, Store, StoreError
+from fives.store.players import NameTaken, StoredPlayer
 
 __all__ = ["MOVED", "Owners", "TableManager", "TableSpec", "player_count"]
 
@@ -70,8 +74,9 @@ class TableManager:
         self.owners = owners
         self.tables: dict[str, Table] = {}
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
+        self.outside = OnlineBots(settings.bot_move_time)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
-                                      self.create_rematch)
+                                      self.create_rematch, self.match_over, self.outside)
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[Table | str | None]] = {}  # restores under way
 
@@ -81,6 +86,7 @@ class TableManager:
         """Bring back every unfinished table exactly where it was (a table that waited for
         players longer than waiting_ttl is set aside instead); in a cluster, those that no
         live process owns."""
+        await self._bot_players()
         now = time.time()
         for table_id in await self.store.unfinished_ids():
             await self.take(table_id, expire_before=now - self.settings.waiting_ttl)
@@ -122,6 +128,34 @@ class TableManager:
                 elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
                     await self._set_aside(table_id, "abandoned", table.fence)
                     await self.drop(table_id)
+
+    async def _bot_players(self) -> None:
+        """Each bot level is a player of the store (rated from its matches against people)."""
+        for level in bot_levels():
+            player_id = bot_player(level)
+            try:
+                if await self.store.player(player_id) is None:
+                    await self.store.create_player(
+                        StoredPlayer(player_id, level, "bot", "bot", time.time()), None)
+            except (StoreError, NameTaken):  # another process made it meanwhile
+                continue
+
+    async def match_over(self, table: Table) -> None:
+        """A finished match's players' parts, and at a rated table their new ratings, stored
+        once (a restart or a takeover finding it finished again changes nothing)."""
+        for seat in table.meta.seats:
+            if is_outside(seat.player):
+                self.outside.free(str(seat.player), table.id)
+        rows = match_rows(table.id, table.meta, table.state, table.finished_at or time.time())
+        if not rows:
+            return
+        people = sum(table.meta.seats[row.seat].kind == "human" for row in rows)
+        rate = (rating_step(table.meta, table.state, rows)
+                if table.meta.rated and people and len(rows) > 1 else None)
+        try:
+            await self.store.record_match(rows, rate)
+        except StoreError:
+            log.exception("table %s: its players' results are not stored", table.id)
 
     async def drop(self, table_id: str, moved: bool = False) -> None:
         """Let the table go: stop it and give up its ownership. ``moved``: it belongs to
@@ -359,13 +393,18 @@ class TableManager:
             if table_id not in self.tables and await self.store.load(table_id) is None:
                 return table_id
 
-    async def create(self, spec: TableSpec, addr: str = "?") -> tuple[Table, int | None, str | None]:
-        """A new table from the lobby's form; the creator (at ``addr``) takes the first human
-        seat.
+    async def create(self, spec: TableSpec, addr: str = "?", player: StoredPlayer | None = None,
+                     browser: str | None = None) -> tuple[Table, int | None, str | None]:
+        """A new table from the lobby's form; the creator (at ``addr``; ``player``: their
+        identity, ``browser``: their browser's) takes the first human seat.
 
         Returns the table, the creator's seat and its secret token.
         """
+        if player is not None and isinstance(spec, dict):
+            spec = {**spec, "name": player.name}  # an identity sits under its own name
         meta, creator = self._meta_of(spec)
+        if meta.rated and (player is None or creator is None):
+            raise ClientError("rated_needs_identity")
         self._check_quotas(meta, addr)
         meta.by = addr
         token = None
@@ -376,6 +415,8 @@ class TableManager:
             seat = meta.seats[creator]
             seat.token_hash = hash_token(token)
             seat.addr = addr
+            if player is not None:
+                seat.player, seat.name, seat.browser = player.id, player.label, browser
             meta.host = creator
         return await self._open(meta), creator, token
 
@@ -451,6 +492,9 @@ class TableManager:
             private = any(s.kind == "human" for i, s in enumerate(seats) if i != creator)
         if not isinstance(private, bool):
             raise ClientError("bad_private")
+        rated = spec.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ClientError("bad_request")
         seed = spec.get("seed")
         if seed is not None:
             # A client that chooses the seed knows every hand and the stock: tests only.
@@ -466,8 +510,65 @@ class TableManager:
             turn_time=float(turn_time or 0),
             private=private,
             invite=secrets.token_urlsafe(12) if private else None,
+            rated=rated,
         )
         return meta, creator
+
+    async def create_paired(self, group: list[Ticket], bots: list[str]) -> tuple[str, list[str]]:
+        """A table for players the queue paired (and the bots of the remaining seats): open,
+        so that others may watch; rated if their queue was. Partnerships seat the strongest
+        with the weakest. The table's id and each ticket's seat token, in their order."""
+        first = group[0]
+        players = len(group) + len(bots)
+        order = sorted(range(len(group)), key=lambda i: -group[i].mu)
+        if players == 4 and len(group) == 4:
+            order = [order[0], order[1], order[3], order[2]]  # sides: 1st+4th, 2nd+3rd
+        spec = {"game": first.game, "players": players, "rated": first.rated,
+                "private": False, "name": first.player.name,
+                "seats": [{"kind": "human"}] * len(group)
+                + [{"kind": "bot", "level": level} for level in bots]}
+        meta, _ = self._meta_of(spec)
+        if sum(t.status != "over" for t in self.tables.values()) >= self.settings.max_tables:
+            raise ClientError("server_full")
+        meta.by = first.addr
+        tokens = [""] * len(group)
+        for seat_no, i in enumerate(order):
+            ticket = group[i]
+            token = secrets.token_urlsafe(24)
+            seat = meta.seats[seat_no]
+            seat.token_hash, seat.addr = hash_token(token), ticket.addr
+            seat.player, seat.name, seat.browser = (ticket.player.id, ticket.player.label,
+                                                   ticket.browser)
+            tokens[i] = token
+        meta.host = 0
+        table = await self._open(meta)
+        return table.id, tokens
+
+    async def challenge(self, spec: TableSpec, addr: str, player: StoredPlayer,
+                        browser: str | None) -> tuple[Table, int | None, str | None]:
+        """A person challenges a bot online: a table of the person, the bot's seat (labelled
+        a bot, with our easy bot's level should it break the protocol) and easy bots for any
+        other seat; rated if asked."""
+        if not isinstance(spec, dict):
+            raise ClientError("bad_request")
+        bot_id = spec.get("bot")
+        online = self.outside.bots.get(bot_id) if isinstance(bot_id, str) else None
+        if online is None:
+            raise ClientError("bot_offline")
+        if online.table is not None:
+            raise ClientError("bot_busy")
+        players = player_count(spec.get("players", 2))
+        table, seat, token = await self.create({
+            "game": spec.get("game", "all-fives"), "players": players,
+            "rated": spec.get("rated", False), "private": False,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1),
+        }, addr, player, browser)
+        bot_seat = table.meta.seats[1]
+        bot_seat.player, bot_seat.name = online.player.id, online.player.label
+        self.outside.take(online.player.id, table.id)
+        await table.save_meta()
+        table.broadcast()
+        return table, seat, token
 
     async def create_rematch(self, old: Table) -> str:
         """A new match at the same table: same game, seats, players and their tokens, the

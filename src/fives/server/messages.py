@@ -35,7 +35,7 @@ class ClientError(Exception):
 #: type -> {field: (python type, required, max length for strings)}
 SHAPES: dict[str, dict[str, tuple[type, bool, int]]] = {
     "hello": {"token": (str, False, 100), "lang": (str, False, 8), "invite": (str, False, 64)},
-    "join": {"seat": (int, True, 0), "name": (str, True, 200)},
+    "join": {"seat": (int, True, 0), "name": (str, True, 200), "rated": (int, False, 0)},
     "start": {},
     "act": {"action": (str, True, 12), "n": (int, True, 0)},
     "ready": {},
@@ -43,6 +43,7 @@ SHAPES: dict[str, dict[str, tuple[type, bool, int]]] = {
     "rematch": {},
     "lang": {"lang": (str, True, 8)},
     "ping": {},
+    "phrase": {"key": (str, True, 20)},
 }
 
 

@@ -27,6 +27,8 @@ class Seat:
     name: str | None = None  # a person's display name
     token_hash: str | None = None  # the holder's secret token, hashed
     addr: str | None = None  # the address that took the seat (seat caps; never sent out)
+    player: str | None = None  # the identity of the person holding it (fives.server.identity)
+    browser: str | None = None  # the hash of their browser's cookie (never sent out)
     conns: set[Conn] = field(default_factory=set)
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # a bot plays for the absent player
@@ -43,7 +45,7 @@ class Seat:
 
     def release(self) -> None:
         """Free the seat for someone else (its holder was gone too long)."""
-        self.name = self.token_hash = self.addr = None
+        self.name = self.token_hash = self.addr = self.player = self.browser = None
         self.left_at = None
         self.timeouts = 0
         self.away = False
@@ -55,14 +57,15 @@ class Seat:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "level": self.level, "name": self.name,
-                "token": self.token_hash, "addr": self.addr}
+                "token": self.token_hash, "addr": self.addr, "player": self.player,
+                "browser": self.browser}
 
     @staticmethod
     def from_json(data: Any) -> Seat:
         if not isinstance(data, dict) or data.get("kind") not in ("human", "bot"):
             raise ValueError(f"a seat is an object with a kind, not {data!r}")
         return Seat(data["kind"], data.get("level"), data.get("name"), data.get("token"),
-                    data.get("addr"))
+                    data.get("addr"), data.get("player"), data.get("browser"))
 
 
 def hash_token(token: str) -> str:
@@ -83,6 +86,8 @@ class TableMeta:
     by: str = "?"  # the address that made it (quotas, lobby)
     rematch: str | None = None  # the next match at this table
     rematch_of: str | None = None
+    #: rated (only between identified players, each having agreed) or casual
+    rated: bool = False
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -107,6 +112,7 @@ class TableMeta:
             "by": self.by,
             "rematch": self.rematch,
             "rematch_of": self.rematch_of,
+            "rated": self.rated,
         }
 
     @staticmethod
@@ -132,4 +138,5 @@ class TableMeta:
             by=str(data.get("by") or "?"),
             rematch=data.get("rematch"),
             rematch_of=data.get("rematch_of"),
+            rated=bool(data.get("rated")),
         )

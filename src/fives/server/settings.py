@@ -56,6 +56,17 @@ class Settings:
     #: tables one address may create per minute (bursts up to create_burst); 0: no limit
     create_rate: float = 30.0
     create_burst: int = 30
+    #: new identities, device links and their uses per address and minute (bursts up to
+    #: identity_burst)
+    identity_rate: float = 6.0
+    identity_burst: int = 10
+    #: joins of the pairing queue per address and minute (bursts up to pairing_burst)
+    pairing_rate: float = 20.0
+    pairing_burst: int = 20
+    #: seconds in the pairing queue before bots are offered for the remaining seats
+    bot_offer: float = 20.0
+    #: seconds a bot online may take to answer (then it is disconnected, easy takes its seat)
+    bot_move_time: float = 10.0
     #: a table waiting for players expires after waiting_ttl seconds with nobody there; a
     #: bots' match nobody watches is stopped after unwatched_ttl (a match of people, bots
     #: playing for all of them, pauses then until someone comes back)

@@ -19,7 +19,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,8 @@ from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
+from fives.server.online_bots import OnlineBots, is_outside
+from fives.server.phrases import PHRASE_GAP, PHRASES
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
 from fives.store.base import How, StaleOwner, Store, StoredAction, StoredTable, StoreError
@@ -79,10 +81,12 @@ def lobby_entry(table_id: str, meta: TableMeta, state: State, status: str,
         "turn_time": meta.turn_time,
         "status": status,
         "seats": [
-            {"kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed}
+            {"kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed,
+             "player": s.player}
             for s in meta.seats
         ],
         "free": [i for i, s in enumerate(meta.seats) if not s.claimed],
+        "rated": meta.rated,
         "scores": state.scores_out() if status != "waiting" else None,
         "created": created,
     }
@@ -99,6 +103,10 @@ class TableServices:
     seats_held: Callable[[str], int]
     #: make the next match at this table (same seats and tokens); its id
     rematch: Callable[[Table], Awaitable[str]]
+    #: a match just ended (or was found ended): its players' records and ratings
+    match_over: Callable[[Table], Coroutine[Any, Any, None]] | None = None
+    #: the bots online at this process
+    outside: OnlineBots | None = None
 
 
 class Table:
@@ -116,6 +124,7 @@ class Table:
         self.settings = services.settings
         self.store = services.store
         self.bots = services.bots
+        self.outside = services.outside
         self.id = table_id
         self.meta = meta
         self.state = state
@@ -141,6 +150,9 @@ class Table:
         self.closed = False
         #: the owner's fencing token, carried by every write (None: the only process)
         self.fence: int | None = None
+        self._recording: asyncio.Task[None] | None = None
+        self._phrased: dict[int, float] = {}  # when each seat last said a quick phrase
+        self._telling: set[asyncio.Task[None]] = set()  # start/end lines on their way
 
     # -- creation and restore ----------------------------------------------------------------
 
@@ -209,6 +221,8 @@ class Table:
         """Start the driver (after creation or restore)."""
         if self.status != "over":
             self.driver.start()
+        else:
+            self.match_over()  # stored already, or missed by a crash: recorded once either way
 
     async def close(self) -> None:
         self.closed = True
@@ -253,12 +267,14 @@ class Table:
             "turn_time": meta.turn_time,
             "status": self.status,
             "private": meta.private,
+            "rated": meta.rated,
             "host": meta.host,
             "seats": [
                 {
                     "kind": s.kind,
                     "level": s.level,
                     "name": s.name,
+                    "player": s.player,  # public: a profile's id
                     "claimed": s.claimed,
                     "connected": bool(s.conns),
                     "away": s.away,
@@ -386,7 +402,9 @@ class Table:
     def _tell_presence(self) -> None:
         self._presence = None
         if not self.closed:
-            self.broadcast()
+            # with the newest event again (pages tell an event once, by its number): a page
+            # that has just reconnected keeps its banner's subject whichever message is last
+            self.broadcast(self.last_event)
 
     def detach(self, conn: Conn) -> None:
         self.last_seen = time.time()
@@ -412,9 +430,12 @@ class Table:
         if kind == "ping":
             conn.send({"type": "pong", "n": self.n})
             return
+        if kind == "phrase":
+            self._phrase(conn, msg["key"])
+            return
         async with self.lock:
             if kind == "join":
-                await self._join(conn, msg["seat"], msg["name"])
+                await self._join(conn, msg["seat"], msg["name"], msg.get("rated") == 1)
             elif kind == "start":
                 await self._start_with_bots(conn)
             elif kind == "act":
@@ -431,13 +452,25 @@ class Table:
     async def save_meta(self) -> None:
         await self.store.update_meta(self.id, self.meta.to_json(), self.fence)
 
-    async def _join(self, conn: Conn, seat_no: int, raw_name: str) -> None:
+    async def _join(self, conn: Conn, seat_no: int, raw_name: str, agrees: bool = False) -> None:
         if conn.seat is not None:
             raise ClientError("already_seated")
         if self.status != "waiting":
             raise ClientError("no_free_seat")
-        name = clean_name(raw_name)
         seats = self.meta.seats
+        player = conn.player
+        if self.meta.rated:
+            # a rated match: identified people only, each agreeing, one seat per address (two
+            # identities of one browser cannot farm a rating off each other)
+            if player is None:
+                raise ClientError("rated_needs_identity")
+            if not agrees:
+                raise ClientError("rated_consent")
+            if conn.browser and any(s.browser == conn.browser for s in seats):
+                raise ClientError("same_browser")
+        if player is not None and any(s.player == player.id for s in seats):
+            raise ClientError("same_player")
+        name = player.label if player is not None else clean_name(raw_name)
         if not 0 <= seat_no < len(seats):
             raise ClientError("bad_seat")
         seat = seats[seat_no]
@@ -454,6 +487,8 @@ class Table:
         seat.name = name
         seat.token_hash = hash_token(token)
         seat.addr = conn.addr
+        seat.player = player.id if player is not None else None
+        seat.browser = conn.browser
         host = self.meta.host
         if host is None:
             self.meta.host = seat_no
@@ -515,6 +550,21 @@ class Table:
         await self.apply(seat, int(action), "player")
         if received:
             LATENCY.observe(max(0.0, time.time() - received))
+
+    def _phrase(self, conn: Conn, key: str) -> None:
+        """A seated player's quick phrase, to everyone at the table (each page translates it
+        and may mute the table)."""
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        if key not in PHRASES:
+            raise ClientError("bad_phrase")
+        now = time.monotonic()
+        if now - self._phrased.get(conn.seat, -PHRASE_GAP) < PHRASE_GAP:
+            raise ClientError("phrase_wait")
+        self._phrased[conn.seat] = now
+        text = dumps({"type": "phrase", "seat": conn.seat, "key": key})
+        for c in self.conns():
+            c.send_text(text)
 
     def _ready(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -601,8 +651,29 @@ class Table:
             self.status = "over"
             self.finished_at = ts
         self.broadcast(event, ts)
+        if state.round_end is not None:
+            self._tell_outside("end")
         ACTION_COUNT.labels(how).inc()
         self.wake.set()
+        if state.over:
+            self.match_over()
+
+    def match_over(self) -> None:
+        """Record the players' parts and ratings (after the match itself is stored)."""
+        if self.services.match_over is not None:
+            self._recording = asyncio.get_running_loop().create_task(
+                self.services.match_over(self))
+
+    async def outside_failed(self, seat_no: int) -> None:
+        """An online bot broke the protocol (and was disconnected): our easy bot keeps its seat
+        for the rest of the match, and the match is not the bot account's any more."""
+        seat = self.meta.seats[seat_no]
+        seat.player, seat.name, seat.level = None, None, "easy"
+        try:
+            await self.save_meta()
+        except StoreError:
+            log.warning("table %s: cannot store the seat's new bot", self.id)
+        self.broadcast()
 
     async def deal(self) -> None:
         """Deal the next round from the table's secret seed; stored before anyone hears."""
@@ -628,6 +699,19 @@ class Table:
         self.round_ended_at = None
         self.last_event = deal_event(state, self.n)
         self.broadcast(self.last_event, ts)
+        self._tell_outside("start")
+
+    def _tell_outside(self, kind: str) -> None:
+        """Bots online at the table hear of a deal (``start``) or a round's end (``end``), as
+        BOT-PROTOCOL.md lets a host tell them."""
+        if self.outside is None:
+            return
+        for seat_no, seat in enumerate(self.meta.seats):
+            if seat.kind == "bot" and is_outside(seat.player):
+                task = asyncio.get_running_loop().create_task(self.outside.tell(
+                    str(seat.player), self.id, view_of(self.state, seat_no), kind))
+                self._telling.add(task)
+                task.add_done_callback(self._telling.discard)
 
     def final_record(self, state: State | None = None) -> dict[str, Any]:
         """The finished match's record (RECORD.md), with the table's own fields."""

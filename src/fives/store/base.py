@@ -14,6 +14,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from fives.store.players import PlayerStore
+
 __all__ = [
     "STORE_ERROR_TEXT", "DamagedRow", "How", "StaleOwner", "Store", "StoreError", "StoredAction", "StoredRound",
     "StoredTable",
@@ -96,7 +98,7 @@ class StoredTable:
     fence: int = 0  # the fencing token of the table's current owner
 
 
-class Store(ABC):
+class Store(PlayerStore, ABC):
     """Durable tables: each call returns once what it wrote is safe from a process crash.
 
     Writes for one table take ``fence`` (see the module's note); reads never do.

@@ -10,6 +10,7 @@ from typing import Any
 
 from fives.server.metrics import STALE_WRITES
 from fives.store.base import StaleOwner, Store, StoredAction, StoredTable
+from fives.store.players import PlayerMatch, Rate, StoredPlayer, StoredRating
 
 __all__ = ["FencedStore"]
 
@@ -90,3 +91,54 @@ class FencedStore(Store):
 
     async def close(self) -> None:
         await self.inner.close()
+
+    # -- the player store: not a table's, so not fenced (each call is its own transaction) --
+
+    async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
+        await self.inner.create_player(player, secret_hash)
+
+    async def player(self, player_id: str) -> StoredPlayer | None:
+        return await self.inner.player(player_id)
+
+    async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None:
+        return await self.inner.player_by_secret(secret_hash)
+
+    async def rename_player(self, player_id: str, name: str, tag: str) -> None:
+        await self.inner.rename_player(player_id, name, tag)
+
+    async def add_device_link(self, player_id: str, link_hash: str, ts: float,
+                              expires: float) -> None:
+        await self.inner.add_device_link(player_id, link_hash, ts, expires)
+
+    async def redeem_device_link(self, link_hash: str, secret_hash: str,
+                                 ts: float) -> str | None:
+        return await self.inner.redeem_device_link(link_hash, secret_hash, ts)
+
+    async def revoke_devices(self, player_id: str, keep_secret_hash: str) -> int:
+        return await self.inner.revoke_devices(player_id, keep_secret_hash)
+
+    async def forget_player(self, player_id: str, anonymous: str) -> list[str]:
+        return await self.inner.forget_player(player_id, anonymous)
+
+    async def record_match(self, rows: list[PlayerMatch], rate: Rate | None) -> bool:
+        return await self.inner.record_match(rows, rate)
+
+    async def ratings_of(self, player_id: str) -> list[StoredRating]:
+        return await self.inner.ratings_of(player_id)
+
+    async def leaderboard(self, game: str, limit: int = 50,
+                          kind: str | None = None) -> list[tuple[StoredPlayer, StoredRating]]:
+        return await self.inner.leaderboard(game, limit, kind)
+
+    async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
+        return await self.inner.matches_of(player_id, limit)
+
+    async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
+                                 token_hash: str) -> None:
+        await self.inner.create_bot_account(bot, owner_id, token_hash)
+
+    async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]:
+        return await self.inner.bot_accounts_of(owner_id)
+
+    async def new_bot_token(self, bot_id: str, owner_id: str, token_hash: str) -> bool:
+        return await self.inner.new_bot_token(bot_id, owner_id, token_hash)

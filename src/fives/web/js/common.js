@@ -81,12 +81,15 @@ export function gameName(game) {
 // The name shown for a seat: a person's name, or the bot's level.
 export function seatName(seat, i) {
   if (!seat) return t("web.seat.n", { n: i + 1 });
+  // a bot online: its account's name, always marked as a bot
+  if (seat.kind === "bot" && seat.player && seat.name) return t("web.seat.outside", { name: seat.name });
   if (seat.kind === "bot") return t("web.seat.bot", { level: t(`web.bot.${seat.level}`), n: i + 1 });
   return seat.name || t("web.seat.open", { n: i + 1 });
 }
 
 // The short name on a seat's chip: a person's name, or "Bot 2" (the level is shown beside it).
 export function seatShort(seat, i) {
+  if (seat && seat.kind === "bot" && seat.player && seat.name) return seatName(seat, i);
   if (seat && seat.kind === "bot") return t("web.seat.bot_n", { n: i + 1 });
   return seatName(seat, i);
 }

@@ -4,10 +4,13 @@ import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toa
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
+let me = null; // this browser's identity (/api/me), if it has one
+let botRatings = {}; // game -> level -> rating, shown beside each level
 const params = new URLSearchParams(location.search);
 const seed = params.has("seed") ? Number(params.get("seed")) : undefined;
 
 function nameOrDefault() {
+  if (me) return me.name; // the server seats an identity under its own name
   const name = $("name").value.trim() || t("web.lobby.default_name");
   setName(name);
   return name;
@@ -36,13 +39,21 @@ function fillQuick() {
   const current = (document.querySelector("input[name=quick-game]:checked") || {}).value || chosen;
   $("game-picks").replaceChildren(...Object.entries(meta.games).map(([name, g]) => el("label", { class: "game-card", "data-game": name },
     el("input", { type: "radio", name: "quick-game", value: name, checked: name === current,
-      onchange: () => { localStorage.setItem(PLAY_GAME, name); describePlay(); } }),
+      onchange: () => { localStorage.setItem(PLAY_GAME, name); fillLevels(name); describePlay(); } }),
     el("span", { class: "game-card-body" },
       el("span", { class: "game-card-head" }, el("strong", {}, gameName(name)), el("span", { class: "game-target" }, targetText(g))),
       el("span", { class: "game-desc" }, t(`web.game.${name}.desc`))))));
+  fillLevels(current);
+}
+
+// The levels, each with its rating in the chosen game (once it has rated matches there).
+function fillLevels(game) {
   const level = $("quick-level");
   const keep = level.value || localStorage.getItem(PLAY_LEVEL) || "easy";
-  level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, t(`web.bot.${b}`))));
+  const rated = botRatings[game] || {};
+  level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, rated[b]
+    ? t("web.lobby.bot_rating", { level: t(`web.bot.${b}`), rating: rated[b].provisional ? `${rated[b].rating}?` : rated[b].rating })
+    : t(`web.bot.${b}`))));
   level.value = meta.bots.includes(keep) ? keep : "easy";
 }
 
@@ -115,6 +126,7 @@ async function create(e) {
     turn_time: Number($("turn-time").value), target,
     private: $("privacy-private").checked,
   };
+  if (me && $("rated").checked) body.rated = true;
   if (n === 4 && !$("teams-row").hidden) body.teams = $("teams").checked;
   if (seed !== undefined) body.seed = seed;
   try {
@@ -131,6 +143,7 @@ async function playNow(e) {
   localStorage.setItem(PLAY_GAME, game);
   localStorage.setItem(PLAY_LEVEL, level);
   const body = { name: nameOrDefault(), game, level, players: 2 };
+  if (me && $("quick-rated").checked) body.rated = true;
   if (seed !== undefined) body.seed = seed;
   if (params.has("turn")) body.turn_time = Number(params.get("turn"));
   try {
@@ -138,6 +151,82 @@ async function playNow(e) {
   } catch (err) {
     toast(err.message, "error");
   }
+}
+
+// -- quick pairing: the game chosen above, 2 to 4 players, rated or casual --------------------
+
+let ticket = null;
+let pairTimer = null;
+
+function pairGame() {
+  return (document.querySelector("input[name=quick-game]:checked") || {}).value || "all-fives";
+}
+
+function showTicket(st) {
+  $("pair-status").hidden = !st;
+  $("pair-form").hidden = Boolean(st);
+  if (!st) return;
+  if (st.state === "matched") {
+    $("pair-text").textContent = t("web.pair.found");
+    clearInterval(pairTimer);
+    ticket = null;
+    enter({ table: st.table, token: st.token });
+    return;
+  }
+  const offer = st.offer;
+  $("pair-text").textContent = offer
+    ? t("web.pair.offer", { level: t(`web.bot.${offer.level}`), rating: offer.rating })
+    : t("web.pair.waiting", { window: `±${st.window}` });
+  $("pair-accept").hidden = $("pair-decline").hidden = !offer;
+}
+
+let pairAsked = 0; // answers are shown in the order they were asked (a late poll is stale)
+let pairShown = 0;
+
+async function pairCall(path, body) {
+  const asked = ++pairAsked;
+  try {
+    const st = await api(path, body);
+    if (asked < pairShown) return;
+    pairShown = asked;
+    showTicket(st);
+  } catch (err) {
+    toast(err.message, "error");
+    if (err.code === "not_found") { clearInterval(pairTimer); ticket = null; showTicket(null); }
+  }
+}
+
+async function findOpponent(e) {
+  e.preventDefault();
+  try {
+    if (!me) me = (await api("/api/me", { name: nameOrDefault() })).player; // the queue pairs people
+    const st = await api("/api/queue", { game: pairGame(), players: Number($("pair-players").value), rated: $("pair-rated").checked });
+    ticket = st.ticket;
+    showTicket(st);
+    clearInterval(pairTimer);
+    pairTimer = setInterval(() => ticket && pairCall(`/api/queue/${ticket}`), 1000);
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+function fillPairPlayers() {
+  const keep = $("pair-players").value || "2";
+  $("pair-players").replaceChildren(...[2, 3, 4].map((n) => el("option", { value: String(n) }, t("web.lobby.n_players", { n }))));
+  $("pair-players").value = keep;
+}
+
+function wirePairing() {
+  fillPairPlayers();
+  $("pair-form").addEventListener("submit", findOpponent);
+  $("pair-accept").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: true }));
+  $("pair-decline").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: false }));
+  $("pair-cancel").addEventListener("click", async () => {
+    clearInterval(pairTimer);
+    if (ticket) await api(`/api/queue/${ticket}/leave`, {}).catch(() => null);
+    ticket = null;
+    showTicket(null);
+  });
 }
 
 // The tables whose seat tokens this browser kept (the newest few): asked together, so the
@@ -159,11 +248,29 @@ function tableItem(tb, action) {
     el("div", {},
       el("strong", {}, `${gameName(tb.game)} · ${t("web.lobby.n_players", { n: tb.players })}`),
       el("div", { class: "who" }, who),
-      el("div", { class: "who" }, tb.private ? `${status} · ${t("web.lobby.private_tag")}` : status)),
+      el("div", { class: "who" }, [status, tb.private ? t("web.lobby.private_tag") : null,
+        tb.rated ? t("web.lobby.rated") : null].filter(Boolean).join(" · "))),
     action);
 }
 
+// Bots online, each to challenge at the game chosen above (rated if the player has a name).
+async function refreshBots() {
+  let bots;
+  try { bots = (await api("/api/bots/online")).bots; } catch { return; }
+  $("bots-panel").hidden = bots.length === 0;
+  $("bots-online").replaceChildren(...bots.map((b) => el("li", { "data-bot": b.id },
+    el("div", {}, el("strong", {}, t("web.seat.outside", { name: b.label })),
+      b.busy ? el("div", { class: "who" }, t("web.bots.busy")) : null),
+    el("button", { type: "button", disabled: b.busy, onclick: async () => {
+      try {
+        if (!me) me = (await api("/api/me", { name: nameOrDefault() })).player;
+        await enter(await api("/api/challenge", { bot: b.id, game: pairGame(), rated: $("pair-rated").checked }));
+      } catch (err) { toast(err.message, "error"); }
+    } }, t("web.bots.challenge")))));
+}
+
 async function refresh() {
+  refreshBots();
   const claims = keptClaims();
   let data, mine;
   try {
@@ -187,10 +294,19 @@ async function main() {
   // the forms never submit natively, even when used before the page has finished loading
   $("create-form").addEventListener("submit", create);
   $("quick-form").addEventListener("submit", playNow);
-  await initI18n(() => { if (meta) fillGames(); refresh(); });
-  meta = await api("/api/meta");
-  if (!$("name").value) $("name").value = getName();
+  $("pair-form").addEventListener("submit", (e) => e.preventDefault());
+  await initI18n(() => { if (meta) { fillGames(); fillPairPlayers(); } refresh(); });
+  [meta, me, botRatings] = await Promise.all([api("/api/meta"),
+    api("/api/me").then((r) => r.player).catch(() => null),
+    api("/api/bot-ratings").then((r) => r.ratings).catch(() => ({}))]);
+  if (me) {
+    // this browser is known: its name is its identity's (changed on the profile page)
+    $("name").value = me.label;
+    $("name").readOnly = true;
+    $("quick-rated-row").hidden = $("rated-row").hidden = false;
+  } else if (!$("name").value) $("name").value = getName();
   fillGames();
+  wirePairing();
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
   $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });

@@ -120,9 +120,32 @@ function onMessage(msg) {
     case "rematch":
       goRematch(msg.table);
       break;
+    case "phrase":
+      heardPhrase(msg);
+      break;
     default:
       break;
   }
+}
+
+// -- quick phrases: keys from a fixed set, each page saying them in its own language ----------
+
+const PHRASES = ["gg", "wp", "thanks", "oops", "hello", "good_luck"];
+const muteKey = () => `fives.mute.${tableId}`;
+
+function heardPhrase(msg) {
+  if (localStorage.getItem(muteKey()) || !PHRASES.includes(msg.key) || !last) return;
+  const name = seatName(last.info.seats[msg.seat], msg.seat);
+  toast(t("web.phrase.said", { name, phrase: t(`web.phrase.${msg.key}`) }));
+}
+
+function renderPhrases() {
+  $("phrases").hidden = mySeat == null;
+  $("phrase-buttons").replaceChildren(...PHRASES.map((key) => el("button", {
+    type: "button", class: "secondary small-btn", dataset: { phrase: key },
+    onclick: () => send({ type: "phrase", key }),
+  }, t(`web.phrase.${key}`))));
+  $("phrase-mute").checked = Boolean(localStorage.getItem(muteKey()));
 }
 
 function goRematch(id) {
@@ -171,6 +194,7 @@ function render() {
   $("waiting-panel").hidden = !(waiting && (seated || watching));
   $("game").hidden = waiting;
   document.body.classList.toggle("in-game", !waiting);
+  if ($("phrases").hidden !== (mySeat == null) || !$("phrase-buttons").children.length) renderPhrases();
   turnSignal(myChoice() && !last.summary, `${gameName(info.game)} · fives`);
   if (waiting) {
     if (!seated && !watching) renderJoin(info);
@@ -189,7 +213,8 @@ function render() {
 // -- join / waiting ---------------------------------------------------------------------
 
 function renderJoin(info) {
-  $("join-desc").textContent = t("web.join.desc", { game: gameName(info.game), players: info.players });
+  $("join-desc").textContent = t("web.join.desc", { game: gameName(info.game), players: info.players })
+    + (info.rated ? ` · ${t("web.lobby.rated_desc")}` : "");
   const box = $("join-seats");
   box.replaceChildren();
   info.seats.forEach((s, i) => {
@@ -202,12 +227,22 @@ function renderJoin(info) {
           const name = $("join-name").value.trim();
           if (!name) { $("join-name").focus(); toast(t("web.error.bad_name"), "error"); return; }
           setName(name);
-          send({ type: "join", seat: i, name });
+          // a rated match is joined only by a person who agrees to it
+          if (info.rated && !window.confirm(t("web.table.rated_consent"))) return;
+          send(info.rated ? { type: "join", seat: i, name, rated: 1 } : { type: "join", seat: i, name });
         },
       }, t("web.join.take_seat", { n: i + 1 })));
     }
   });
   if (!$("join-name").value) $("join-name").value = getName();
+}
+
+// A browser with an identity sits under its own name (the server uses it whatever is typed).
+async function useIdentityName() {
+  try {
+    const me = (await (await fetch("/api/me")).json()).player;
+    if (me) { $("join-name").value = me.label; $("join-name").readOnly = true; }
+  } catch { /* no identity: the typed name */ }
 }
 
 function renderWaiting(info) {
@@ -844,10 +879,16 @@ async function main() {
   await initI18n((newLang) => {
     send({ type: "lang", lang: newLang });
     render();
+    renderPhrases();
     retell();
     if ($("rules-dialog").open) openRules();
   });
   wire();
+  useIdentityName();
+  $("phrase-mute").addEventListener("change", () => {
+    if ($("phrase-mute").checked) localStorage.setItem(muteKey(), "1");
+    else localStorage.removeItem(muteKey());
+  });
   ready = true;
   early.splice(0).forEach(onMessage);
 }

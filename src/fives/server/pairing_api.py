@@ -1,0 +1,118 @@
+"""The quick pairing queue over HTTP: join (an identity is needed: the queue pairs people, by
+rating), ask how it goes (a page polls each second), accept or decline the bots offered,
+leave. A ticket is its player's alone: anyone else asking about it is told it is not found."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from fives.core.games import GAMES, Config, RulesError
+from fives.server.bots import bot_levels
+from fives.server.identity import Identities
+from fives.server.manager import player_count
+from fives.server.messages import ClientError
+from fives.server.pairing import PairingQueue, Ticket
+from fives.server.player_api import browser_of
+from fives.server.ratelimit import AddressBuckets
+from fives.server.ratings import MODEL, bot_player
+from fives.server.webio import addr_of, error_response, json_body
+from fives.store.base import Store, StoreError
+from fives.store.players import StoredPlayer
+
+__all__ = ["BOT_PRIORS", "bot_mus", "pairing_routes"]
+
+#: what a bot level is taken to be worth (mu) in a game where it has no rated match yet
+BOT_PRIORS = {"random": 14.0, "easy": 20.0, "medium": 25.0, "hard": 29.0, "expert": 31.0}
+
+
+async def bot_mus(store: Store, game: str) -> dict[str, float]:
+    """Each offered level's mu in ``game``: its rating there, else its prior."""
+    rated = {p.id: r.mu for p, r in await store.leaderboard(game, 50, "bot")}
+    return {level: rated.get(bot_player(level), BOT_PRIORS.get(level, MODEL.mu))
+            for level in bot_levels()}
+
+
+def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue],
+                   rate: float, burst: int) -> list[Route]:
+    joins = AddressBuckets(rate / 60, burst)
+
+    async def me(request: Request) -> StoredPlayer:
+        player = await Identities(store()).current(request)
+        if player is None:
+            raise ClientError("no_identity")
+        return player
+
+    def refusing(body: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                response: Response = await body(request)
+                return response
+            except ClientError as err:
+                return error_response(request, err)
+            except StoreError:
+                return error_response(request, ClientError("server"), 503)
+
+        return endpoint
+
+    async def ticket_of(request: Request) -> Ticket:
+        return queue().get(request.path_params["ticket"], await me(request))
+
+    @refusing
+    async def api_join(request: Request) -> Response:
+        player = await me(request)
+        if not joins.take(addr_of(request)):
+            raise ClientError("rate_limited")
+        body = await json_body(request)
+        if not isinstance(body, dict):
+            raise ClientError("bad_request")
+        game = body.get("game", "all-fives")
+        if not isinstance(game, str) or game not in GAMES:
+            raise ClientError("bad_game")
+        players = player_count(body.get("players", 2))
+        rated = body.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ClientError("bad_request")
+        try:
+            Config.make(game, players)
+        except RulesError:
+            raise ClientError("bad_players") from None
+        mu = next((r.mu for r in await store().ratings_of(player.id) if r.game == game),
+                  MODEL.mu)
+        ticket = queue().join(player, browser_of(request), addr_of(request), game, players,
+                              rated, mu)
+        return JSONResponse(ticket.status(ticket.since), status_code=201)
+
+    @refusing
+    async def api_ticket(request: Request) -> Response:
+        return JSONResponse((await ticket_of(request)).status(time.monotonic()))
+
+    @refusing
+    async def api_bots(request: Request) -> Response:
+        ticket = await ticket_of(request)
+        body = await json_body(request)
+        accept = body.get("accept") if isinstance(body, dict) else None
+        if not isinstance(accept, bool):
+            raise ClientError("bad_request")
+        if accept:
+            await queue().accept(ticket)
+        else:
+            queue().decline(ticket)
+        return JSONResponse(ticket.status(time.monotonic()))
+
+    @refusing
+    async def api_leave(request: Request) -> Response:
+        queue().leave(await ticket_of(request))
+        return JSONResponse({"left": True})
+
+    return [
+        Route("/api/queue", api_join, methods=["POST"]),
+        Route("/api/queue/{ticket}", api_ticket),
+        Route("/api/queue/{ticket}/bots", api_bots, methods=["POST"]),
+        Route("/api/queue/{ticket}/leave", api_leave, methods=["POST"]),
+    ]

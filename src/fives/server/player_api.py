@@ -1,0 +1,250 @@
+"""The players' HTTP API and pages: identity (create, rename, device links, revoke, forget
+me), public profiles and leaderboards (as JSON, ``/api/...``, and as pages).
+
+A profile shows what is public: a player's name, ratings and matches at open tables. Matches
+at private tables are shown to the player alone. Nothing returns a secret but the response
+that sets it (as an HttpOnly cookie), and a device link once, to the player who made it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from fives.core.games import GAMES
+from fives.server.identity import (
+    Identities,
+    clean_player_name,
+    drop_secret,
+    hash_secret,
+    keep_secret,
+)
+from fives.server.messages import ClientError
+from fives.server.ratelimit import AddressBuckets
+from fives.server.ratings import MODEL, bot_player, rating_json, shown
+from fives.server.webio import addr_of, error_response, json_body
+from fives.store.base import Store, StoreError
+from fives.store.players import PlayerMatch, StoredPlayer
+
+__all__ = ["BROWSER_COOKIE", "browser_of", "player_routes"]
+
+#: a browser's own random id (not a secret of anyone's): two identities of one browser
+BROWSER_COOKIE = "fives_browser"
+#: what a forgotten player's seats read afterwards
+ANONYMOUS = "—"
+
+
+def browser_of(request: Any) -> str | None:
+    raw = request.cookies.get(BROWSER_COOKIE)
+    return hash_secret(raw) if raw and 16 <= len(raw) <= 100 else None
+
+
+def player_json(player: StoredPlayer) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "tag": player.tag, "label": player.label,
+            "kind": player.kind}
+
+
+def match_json(m: PlayerMatch) -> dict[str, Any]:
+    return {"table": m.table_id, "game": m.game, "players": m.players, "rated": m.rated,
+            "won": m.won, "points": m.points, "rounds": m.rounds, "finished": m.ts,
+            "rating": shown(m.mu) if m.mu is not None else None}
+
+
+def per_game(matches: list[PlayerMatch]) -> dict[str, dict[str, Any]]:
+    """Win rate and points per round of each game, over the matches shown."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in matches:
+        g = out.setdefault(m.game, {"matches": 0, "wins": 0, "points": 0, "rounds": 0})
+        g["matches"] += 1
+        g["wins"] += m.won
+        g["points"] += m.points
+        g["rounds"] += m.rounds
+    for g in out.values():
+        g["win_rate"] = round(g["wins"] / g["matches"], 3)
+        g["points_per_round"] = round(g["points"] / max(1, g["rounds"]), 1)
+    return out
+
+
+def player_routes(store: Callable[[], Store], identity_rate: float, identity_burst: int,
+                  lobby: Callable[[], Awaitable[list[dict[str, Any]]]]) -> list[Route]:
+    """The routes, given the app's store (once it is started), the identity rate limit (new
+    identities and device links per address and minute) and the lobby's tables (every
+    process's, in a cluster)."""
+    creations = AddressBuckets(identity_rate / 60, identity_burst)
+
+    def ids() -> Identities:
+        return Identities(store())
+
+    def secure(request: Request) -> bool:
+        return request.url.scheme == "https"
+
+    def with_browser(request: Request, response: Response) -> Response:
+        """Give a browser its own id the first time it gets an identity."""
+        if browser_of(request) is None:
+            response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18),
+                                max_age=2 * 365 * 86400, httponly=True, samesite="lax",
+                                secure=secure(request), path="/")
+        return response
+
+    async def me_or_refuse(request: Request) -> StoredPlayer:
+        player = await ids().current(request)
+        if player is None:
+            raise ClientError("no_identity")
+        return player
+
+    async def profile(player: StoredPlayer, own: bool) -> dict[str, Any]:
+        matches = await store().matches_of(player.id, 100)
+        if not own:
+            matches = [m for m in matches if not m.private]
+        return {
+            **player_json(player),
+            "ratings": {r.game: rating_json(r) for r in await store().ratings_of(player.id)},
+            "matches": [match_json(m) for m in matches],
+            "games": per_game(matches),
+            "own": own,
+        }
+
+    def refusing(body: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                response: Response = await body(request)
+                return response
+            except ClientError as err:
+                return error_response(request, err)
+            except StoreError:
+                return error_response(request, ClientError("server"), 503)
+
+        return endpoint
+
+    @refusing
+    async def api_me(request: Request) -> Response:
+        if request.method == "GET":
+            player = await ids().current(request)
+            return JSONResponse({"player": await profile(player, True) if player else None})
+        if await ids().current(request) is not None:
+            raise ClientError("already_identified")
+        if not creations.take(addr_of(request)):
+            raise ClientError("rate_limited")
+        body = await json_body(request)
+        name = clean_player_name(body.get("name") if isinstance(body, dict) else None)
+        player, secret = await ids().create(name)
+        response = JSONResponse({"player": await profile(player, True)}, status_code=201)
+        keep_secret(response, secret, secure(request))
+        return with_browser(request, response)
+
+    @refusing
+    async def api_me_name(request: Request) -> Response:
+        player = await me_or_refuse(request)
+        body = await json_body(request)
+        name = clean_player_name(body.get("name") if isinstance(body, dict) else None)
+        player = await ids().rename(player, name)
+        return JSONResponse({"player": await profile(player, True)})
+
+    @refusing
+    async def api_me_link(request: Request) -> Response:
+        player = await me_or_refuse(request)
+        if not creations.take(addr_of(request)):
+            raise ClientError("rate_limited")
+        link, expires = await ids().new_link(player)
+        # the secret rides in the fragment: never sent to a server, never in a log or Referer
+        url = f"{request.base_url}device#{link}"
+        qr = segno.make(url, error="m").svg_data_uri(scale=4, border=2, dark="#1b1b1b")
+        return JSONResponse({"url": url, "expires": expires, "qr": qr})
+
+    @refusing
+    async def api_device(request: Request) -> Response:
+        if not creations.take(addr_of(request)):
+            raise ClientError("rate_limited")
+        body = await json_body(request)
+        player, secret = await ids().redeem(body.get("link") if isinstance(body, dict) else None)
+        response = JSONResponse({"player": await profile(player, True)})
+        keep_secret(response, secret, secure(request))
+        return with_browser(request, response)
+
+    @refusing
+    async def api_me_revoke(request: Request) -> Response:
+        player = await me_or_refuse(request)
+        secret = Identities.secret_of(request) or ""
+        revoked = await store().revoke_devices(player.id, hash_secret(secret))
+        return JSONResponse({"revoked": revoked})
+
+    @refusing
+    async def api_me_forget(request: Request) -> Response:
+        player = await me_or_refuse(request)
+        await store().forget_player(player.id, ANONYMOUS)
+        response = JSONResponse({"forgotten": True})
+        drop_secret(response, secure(request))
+        return response
+
+    @refusing
+    async def api_player(request: Request) -> Response:
+        player_id = request.path_params["player_id"]
+        player = await store().player(player_id) if 1 <= len(player_id) <= 40 else None
+        if player is None:
+            raise ClientError("not_found")
+        me = await ids().current(request)
+        return JSONResponse(await profile(player, me is not None and me.id == player.id))
+
+    @refusing
+    async def api_leaderboard(request: Request) -> Response:
+        game = request.path_params["game"]
+        if game not in GAMES:
+            raise ClientError("not_found")
+        kind = request.query_params.get("kind")
+        if kind not in (None, "person", "bot"):
+            raise ClientError("bad_request")
+        board = await store().leaderboard(game, 100, kind)
+        return JSONResponse({"game": game, "players": [
+            {**player_json(p), **rating_json(r)} for p, r in board]})
+
+    @refusing
+    async def api_bot_ratings(request: Request) -> Response:
+        """Each bot level's rating in each game, shown beside the level in the lobby."""
+        out: dict[str, dict[str, Any]] = {}
+        for game in GAMES:
+            for p, r in await store().leaderboard(game, 50, "bot"):
+                out.setdefault(game, {})[p.name] = rating_json(r)
+        return JSONResponse({"ratings": out})
+
+    @refusing
+    async def api_watch(request: Request) -> Response:
+        """Live open tables to watch, the strongest first (the mean rating of their seats in
+        the table's game; a seat without a rating counts as a new player's)."""
+        known: dict[str, dict[str, float]] = {}
+
+        async def rating(player_id: str | None, game: str) -> float:
+            if player_id is None:
+                return MODEL.mu
+            if player_id not in known:
+                known[player_id] = {r.game: r.mu for r in await store().ratings_of(player_id)}
+            return known[player_id].get(game, MODEL.mu)
+
+        out = []
+        for entry in await lobby():
+            if entry["status"] != "playing":
+                continue
+            ids = [s.get("player") or (bot_player(s["level"]) if s["kind"] == "bot" else None)
+                   for s in entry["seats"]]
+            mus = [await rating(i, entry["game"]) for i in ids]
+            out.append({**entry, "rating": shown(sum(mus) / len(mus))})
+        out.sort(key=lambda e: -e["rating"])
+        return JSONResponse({"tables": out})
+
+    return [
+        Route("/api/watch", api_watch),
+        Route("/api/me", api_me, methods=["GET", "POST"]),
+        Route("/api/me/name", api_me_name, methods=["POST"]),
+        Route("/api/me/link", api_me_link, methods=["POST"]),
+        Route("/api/me/revoke", api_me_revoke, methods=["POST"]),
+        Route("/api/me/forget", api_me_forget, methods=["POST"]),
+        Route("/api/device", api_device, methods=["POST"]),
+        Route("/api/players/{player_id}", api_player),
+        Route("/api/leaderboard/{game}", api_leaderboard),
+        Route("/api/bot-ratings", api_bot_ratings),
+    ]

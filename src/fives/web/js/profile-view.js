@@ -1,0 +1,68 @@
+// A player's profile, drawn from /api/me or /api/players/<id>: ratings per game (provisional
+// ones marked), the rating history as an inline SVG chart, win rate and points per round per
+// game, and the matches with links to their replays. Names are always set as text.
+import { t } from "./i18n.js";
+import { el, svg, gameName } from "./common.js";
+
+export function ratingText(r) {
+  return r.provisional ? `${r.rating}?` : String(r.rating);
+}
+
+// The rated matches' ratings, oldest first, as a line (one per game).
+function chart(matches) {
+  const rated = matches.filter((m) => m.rating != null).slice().reverse();
+  if (rated.length < 1) return null;
+  const n = rated.length + 1; // the first point: 1500, where every rating starts
+  const W = 320, H = 120, P = 8;
+  const values = rated.map((m) => m.rating);
+  const lo = Math.min(...values, 1500) - 20, hi = Math.max(...values, 1500) + 20;
+  const x = (i) => P + (i * (W - 2 * P)) / (n - 1);
+  const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
+  const byGame = {};
+  rated.forEach((m, i) => {
+    if (!byGame[m.game]) byGame[m.game] = [[x(i), y(1500)]];
+    byGame[m.game].push([x(i + 1), y(m.rating)]);
+  });
+  const lines = Object.entries(byGame).map(([game, pts], k) => svg("polyline", {
+    class: `chart-line chart-${k % 4}`, fill: "none", "data-game": game,
+    points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
+  }));
+  const dots = rated.map((m, i) => svg("circle", { cx: x(i + 1).toFixed(1), cy: y(m.rating).toFixed(1), r: 3, class: "chart-dot" },
+    svg("title", { text: `${gameName(m.game)}: ${m.rating}` })));
+  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img",
+    "aria-label": t("web.profile.history") },
+    svg("line", { x1: P, x2: W - P, y1: y(1500).toFixed(1), y2: y(1500).toFixed(1), class: "chart-base" }),
+    ...lines, ...dots);
+}
+
+export function renderProfile(box, p) {
+  const ratings = Object.entries(p.ratings || {});
+  const rows = ratings.map(([game, r]) => el("li", { "data-game": game },
+    el("strong", {}, gameName(game)), " ",
+    el("span", { class: "rating", title: r.provisional ? t("web.profile.provisional") : null }, ratingText(r))));
+  const games = Object.entries(p.games || {}).map(([game, g]) => el("li", { "data-game": game },
+    el("strong", {}, gameName(game)), " · ",
+    t("web.profile.win_rate", { pct: Math.round(g.win_rate * 100) }), " · ",
+    t("web.profile.points_per_round", { x: g.points_per_round })));
+  const matches = (p.matches || []).map((m) => el("li", { "data-match": m.table },
+    el("div", {},
+      el("strong", {}, `${gameName(m.game)} · ${t("web.lobby.n_players", { n: m.players })}`),
+      el("div", { class: "muted small" }, [
+        m.won ? t("web.profile.won") : t("web.profile.lost"),
+        m.rated ? t("web.profile.rated") : t("web.profile.casual"),
+        m.rating != null ? String(m.rating) : null,
+        new Date(m.finished * 1000).toLocaleDateString(document.documentElement.lang),
+      ].filter(Boolean).join(" · "))),
+    el("a", { class: "button secondary", href: `/replay/${encodeURIComponent(m.table)}` }, t("web.profile.replay"))));
+  const graph = chart(p.matches || []);
+  box.replaceChildren(...[
+    el("h2", {}, t("web.profile.ratings")),
+    rows.length ? el("ul", { class: "rating-list", id: "ratings" }, rows) : el("p", { class: "muted", id: "ratings" }, t("web.profile.no_ratings")),
+    graph ? el("h2", {}, t("web.profile.history")) : null,
+    graph,
+    games.length ? el("h2", {}, t("web.profile.games")) : null,
+    games.length ? el("ul", { class: "rating-list" }, games) : null,
+    el("h2", {}, t("web.profile.matches")),
+    matches.length ? el("ul", { class: "history-list", id: "matches" }, matches) : el("p", { class: "muted", id: "matches" }, t("web.profile.no_matches")),
+  ].filter(Boolean));
+}
