@@ -138,7 +138,7 @@ def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str
         page.wait_for_url("**/t/**", timeout=10000)
     assert pages[0].url == pages[1].url
     for page in pages:
-        page.wait_for_function("window.fivesState && window.fivesState() && window.fivesState().view")
+        page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
     seats = {page.evaluate("window.fivesState().you") for page in pages}
     assert seats == {0, 1}
     info = pages[0].evaluate("window.fivesState().info")
@@ -164,7 +164,7 @@ def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
         page.screenshot(path=str(shots / "players-bot-offer-phone-en.png"))
         page.click("#pair-accept")
         page.wait_for_url("**/t/**", timeout=10000)
-        page.wait_for_function("window.fivesState && window.fivesState() && window.fivesState().view")
+        page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
         seats = page.evaluate("window.fivesState().info.seats")
         assert seats[0]["kind"] == "human" and seats[1]["kind"] == "bot"
         context.close()
@@ -201,7 +201,7 @@ def test_an_outside_bot_connects_with_its_token_and_finishes_a_match(
         expect(lobby.locator("#bots-online li")).to_contain_text("Domino Dan#")
         lobby.locator("#bots-online li button").click()
         lobby.wait_for_url("**/t/**")
-        lobby.wait_for_function("window.fivesState && window.fivesState() && window.fivesState().view")
+        lobby.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
         table = lobby.evaluate("window.fivesState().info.id")
         seat_token = lobby.evaluate(f"localStorage.getItem('fives.token.{table}')")
         names = lobby.locator("#seats").inner_text()
@@ -216,7 +216,7 @@ def test_an_outside_bot_connects_with_its_token_and_finishes_a_match(
         thread = threading.Thread(target=lambda: asyncio.run(play()))
         thread.start()
         thread.join(120)
-        lobby.wait_for_function("window.fivesState().result !== null", timeout=30000)
+        lobby.wait_for_function("() => window.fivesState().result !== null", timeout=30000)
         seat = lobby.evaluate("window.fivesState().info.seats[1]")
         assert seat["kind"] == "bot" and seat["player"] and seat["name"].startswith("Domino Dan#")
         lobby.screenshot(path=str(shots / "players-outside-bot-result-phone-en.png"))
