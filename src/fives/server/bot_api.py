@@ -24,7 +24,7 @@ from fives.server.messages import ClientError
 from fives.server.online_bots import OnlineBot
 from fives.server.player_api import browser_of, player_json
 from fives.server.ratelimit import AddressBuckets
-from fives.server.webio import addr_of, error_response, json_body
+from fives.server.webio import addr_of, json_body, refusing
 from fives.store.base import StoreError
 from fives.store.players import NameTaken, StoredPlayer
 
@@ -40,22 +40,7 @@ def bot_routes(manager: Callable[[], TableManager], rate: float, burst: int) -> 
     makes = AddressBuckets(rate / 60, burst)
 
     async def me(request: Request) -> StoredPlayer:
-        player = await Identities(manager().store).current(request)
-        if player is None:
-            raise ClientError("no_identity")
-        return player
-
-    def refusing(body: Callable[[Request], Any]) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                response: Response = await body(request)
-                return response
-            except ClientError as err:
-                return error_response(request, err)
-            except StoreError:
-                return error_response(request, ClientError("server"), 503)
-
-        return endpoint
+        return await Identities(manager().store).required(request)
 
     @refusing
     async def api_my_bots(request: Request) -> Response:

@@ -73,6 +73,13 @@ class Identities:
         secret = conn.cookies.get(COOKIE)
         return secret if secret and 20 <= len(secret) <= 100 else None
 
+    async def required(self, conn: HTTPConnection) -> StoredPlayer:
+        """The identity of this browser; ``no_identity`` refused where it has none."""
+        player = await self.current(conn)
+        if player is None:
+            raise ClientError("no_identity")
+        return player
+
     async def current(self, conn: HTTPConnection) -> StoredPlayer | None:
         """The person this browser (or WebSocket) is, if any."""
         secret = self.secret_of(conn)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -21,8 +20,8 @@ from fives.server.pairing import PairingQueue, Ticket
 from fives.server.player_api import browser_of
 from fives.server.ratelimit import AddressBuckets
 from fives.server.ratings import MODEL, bot_player
-from fives.server.webio import addr_of, error_response, json_body
-from fives.store.base import Store, StoreError
+from fives.server.webio import addr_of, json_body, refusing
+from fives.store.base import Store
 from fives.store.players import StoredPlayer
 
 __all__ = ["BOT_PRIORS", "bot_mus", "pairing_routes"]
@@ -43,22 +42,7 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
     joins = AddressBuckets(rate / 60, burst)
 
     async def me(request: Request) -> StoredPlayer:
-        player = await Identities(store()).current(request)
-        if player is None:
-            raise ClientError("no_identity")
-        return player
-
-    def refusing(body: Callable[[Request], Any]) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                response: Response = await body(request)
-                return response
-            except ClientError as err:
-                return error_response(request, err)
-            except StoreError:
-                return error_response(request, ClientError("server"), 503)
-
-        return endpoint
+        return await Identities(store()).required(request)
 
     async def ticket_of(request: Request) -> Ticket:
         return queue().get(request.path_params["ticket"], await me(request))

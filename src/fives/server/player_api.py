@@ -28,8 +28,8 @@ from fives.server.identity import (
 from fives.server.messages import ClientError
 from fives.server.ratelimit import AddressBuckets
 from fives.server.ratings import MODEL, bot_player, rating_json, shown
-from fives.server.webio import addr_of, error_response, json_body
-from fives.store.base import Store, StoreError
+from fives.server.webio import addr_of, json_body, refusing
+from fives.store.base import Store
 from fives.store.players import PlayerMatch, StoredPlayer
 
 __all__ = ["BROWSER_COOKIE", "browser_of", "player_routes"]
@@ -93,10 +93,7 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
         return response
 
     async def me_or_refuse(request: Request) -> StoredPlayer:
-        player = await ids().current(request)
-        if player is None:
-            raise ClientError("no_identity")
-        return player
+        return await ids().required(request)
 
     async def profile(player: StoredPlayer, own: bool) -> dict[str, Any]:
         matches = await store().matches_of(player.id, 100)
@@ -109,18 +106,6 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
             "games": per_game(matches),
             "own": own,
         }
-
-    def refusing(body: Callable[[Request], Any]) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                response: Response = await body(request)
-                return response
-            except ClientError as err:
-                return error_response(request, err)
-            except StoreError:
-                return error_response(request, ClientError("server"), 503)
-
-        return endpoint
 
     @refusing
     async def api_me(request: Request) -> Response:

@@ -4,15 +4,17 @@ as JSON in that language, and a request's JSON body."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from fives.i18n import LANGUAGES
 from fives.server.messages import ClientError
+from fives.store.base import StoreError
 
-__all__ = ["STATUS", "addr_of", "error_response", "json_body", "lang_of"]
+__all__ = ["STATUS", "addr_of", "error_response", "json_body", "lang_of", "refusing"]
 
 #: the HTTP status of a refusal, by the reason's code (else 400)
 STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
@@ -50,3 +52,20 @@ async def json_body(request: Request) -> Any:
         return json.loads(body or b"{}")
     except (ValueError, RecursionError):
         raise ClientError("bad_json") from None
+
+
+def refusing(
+    body: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint whose refusals (a :class:`ClientError`, a store that cannot answer) are one
+    translated JSON line with their status, never a traceback."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await body(request)
+        except ClientError as err:
+            return error_response(request, err)
+        except StoreError:
+            return error_response(request, ClientError("server"), 503)
+
+    return endpoint

@@ -53,16 +53,16 @@ class PostgresPlayers(PlayerStore):
         except asyncpg.UniqueViolationError as exc:
             if "players_name_tag" in str(exc):
                 raise NameTaken(str(exc)) from None
-            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+            raise StoreError.of("write", where=self.where, why=exc) from None
         except self._errors() as exc:
-            raise StoreError(f"cannot write to {self.where}: {exc}") from None
+            raise StoreError.of("write", where=self.where, why=exc) from None
 
     async def _rows(self, sql: str, *params: Any) -> list[Any]:
         try:
             async with self._pool.acquire() as db:
                 return list(await db.fetch(sql, *params))
         except self._errors() as exc:
-            raise StoreError(f"cannot read {self.where}: {exc}") from None
+            raise StoreError.of("read", where=self.where, why=exc) from None
 
     async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
         async def body(db: Any) -> None:

@@ -42,7 +42,7 @@ class SqlitePlayers(PlayerStore):
             with self._lock:
                 return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {self.path}: {exc}") from None
+            raise StoreError.of("read", where=self.path, why=exc) from None
 
     def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """``body`` in one transaction: all of it or nothing."""
@@ -59,9 +59,9 @@ class SqlitePlayers(PlayerStore):
         except sqlite3.IntegrityError as exc:
             if "players.name" in str(exc):
                 raise NameTaken(str(exc)) from None
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+            raise StoreError.of("write", where=self.path, why=exc) from None
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+            raise StoreError.of("write", where=self.path, why=exc) from None
 
     async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
         def body(db: sqlite3.Connection) -> None:
