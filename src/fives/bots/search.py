@@ -152,6 +152,26 @@ def exact_value(state: State, before: Sequence[Score], side: int, match_weight: 
     return best
 
 
+def _search_start(
+    view: View,
+) -> dict[Action, float] | tuple[int, list[list[Action]], WorldSampler]:
+    """What a search over worlds starts from: the seat's side, the classes of identical legal
+    actions and a sampler of worlds; or, where there is nothing to search (one action, one
+    class, no world consistent with the view), every legal action valued 0."""
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return {legal[0]: 0.0}
+    assert view.seat is not None
+    classes = action_classes(view.layout, legal)
+    if len(classes) == 1:
+        return {a: 0.0 for a in legal}
+    try:
+        sampler = WorldSampler(view)
+    except SamplingError:
+        return {a: 0.0 for a in legal}
+    return view.config.side_of(view.seat), classes, sampler
+
+
 def search_values(
     view: View,
     rng: random.Random,
@@ -344,19 +364,11 @@ def halving_values(
     new worlds, beyond ``worlds``, until the time is spent. Dropped classes are valued just
     below the worst survivor at most, so the best value is always a survivor's.
     """
-    legal = list(view.legal)
-    if len(legal) == 1:
-        return {legal[0]: 0.0}
-    assert view.seat is not None
     started = time.process_time()
-    side = view.config.side_of(view.seat)
-    classes = action_classes(view.layout, legal)
-    if len(classes) == 1:
-        return {a: 0.0 for a in legal}
-    try:
-        sampler = WorldSampler(view)
-    except SamplingError:
-        return {a: 0.0 for a in legal}
+    ready = _search_start(view)
+    if isinstance(ready, dict):
+        return ready
+    side, classes, sampler = ready
     codes = [int(group[0]) for group in classes]
     k = len(codes)
     bonus = view.config.target * match_weight
@@ -455,19 +467,11 @@ def ismcts_values(
     > 0 (CPU seconds) more, until the time is spent. The values are the root moves' mean
     outcomes (a move never tried gets the worst of the others).
     """
-    legal = list(view.legal)
-    if len(legal) == 1:
-        return {legal[0]: 0.0}
-    assert view.seat is not None
     started = time.process_time()
-    side = view.config.side_of(view.seat)
-    classes = action_classes(view.layout, legal)
-    if len(classes) == 1:
-        return {a: 0.0 for a in legal}
-    try:
-        sampler = WorldSampler(view)
-    except SamplingError:
-        return {a: 0.0 for a in legal}
+    ready = _search_start(view)
+    if isinstance(ready, dict):
+        return ready
+    side, classes, sampler = ready
     roots = [int(g[0]) for g in classes]
     worlds: list[State] = []
     for _ in range(pool):
@@ -476,7 +480,7 @@ def ismcts_values(
         except SamplingError:
             continue
     if not worlds:
-        return {a: 0.0 for a in legal}
+        return {a: 0.0 for a in view.legal}
     policy = Policy(worlds[0], eps, look)
     bonus = view.config.target * match_weight
     root = _Node(-1)
