@@ -5,6 +5,7 @@ rated matches between identified players, and public profiles that show nothing 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 import sqlite3
 import time
@@ -53,6 +54,48 @@ def test_the_secret_cookie_is_http_only_and_same_site(server: str) -> None:
     header = ";".join(r.headers.get_list("set-cookie")).lower()
     assert "fives_id=" in header and "httponly" in header and "samesite=lax" in header
     assert "secret" not in r.text and r.cookies["fives_id"] not in r.text
+
+
+def test_the_first_page_view_gives_a_secret_that_no_store_keeps_until_a_name(
+        tmp_path: Path) -> None:
+    db = tmp_path / "fives.sqlite3"
+    with running_server(fast_settings(str(db))) as base:
+        browser = httpx.Client(base_url=base, timeout=10)
+        page = browser.get("/")
+        header = ";".join(page.headers.get_list("set-cookie")).lower()
+        assert "fives_id=" in header and "httponly" in header and "samesite=lax" in header
+        assert "fives_browser=" in header
+        assert page.headers["cache-control"] == "private, no-cache"  # never a shared cache's
+        secret = browser.cookies["fives_id"]
+        assert len(secret) >= 40 and secret not in page.text
+        assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM player_secrets").fetchone() == (0,)
+        again = browser.get("/rules")  # a browser that has its secret is given no other
+        assert "fives_id=" not in ";".join(again.headers.get_list("set-cookie"))
+        assert again.headers["cache-control"] == "no-cache"
+        assert browser.get("/api/me").json() == {"player": None}
+        browser.post("/api/me", json={"name": "Asha"})
+        assert browser.cookies["fives_id"] == secret  # the first visit's secret, now hers
+        assert browser.get("/api/me").json()["player"]["name"] == "Asha"
+    stored = sqlite3.connect(db).execute("SELECT secret_hash FROM player_secrets").fetchall()
+    assert stored == [(hashlib.sha256(secret.encode()).hexdigest(),)]
+
+
+def test_a_revoked_or_forgotten_secret_never_opens_a_new_identity(server: str) -> None:
+    laptop = new_player(server, "Asha")
+    shared = httpx.Client(base_url=server, timeout=10)  # a café's computer, its cookie copied
+    link = laptop.post("/api/me/link", json={}).json()["url"].split("#")[1]
+    shared.post("/api/device", json={"link": link})
+    copied = shared.cookies["fives_id"]
+    laptop.post("/api/me/revoke", json={})
+    # the next person at that computer makes an identity: not with the copied secret
+    r = shared.post("/api/me", json={"name": "Ravi"})
+    assert r.status_code == 201 and shared.cookies["fives_id"] != copied
+    assert httpx.get(f"{server}/api/me", cookies={"fives_id": copied}).json() == {"player": None}
+    # forgotten: the same
+    secret = laptop.cookies["fives_id"]
+    laptop.post("/api/me/forget", json={})
+    r = httpx.post(f"{server}/api/me", json={"name": "Mina"}, cookies={"fives_id": secret})
+    assert r.status_code == 201 and r.cookies["fives_id"] != secret
 
 
 @pytest.mark.parametrize(("name", "code"), [

@@ -34,7 +34,7 @@ from fives.server.bots import bot_levels
 from fives.server.cluster.remote import ClusterDown, RemoteTable
 from fives.server.conn import Conn
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
-from fives.server.identity import Identities
+from fives.server.identity import Identities, first_visit
 from fives.server.manager import TableManager, player_count
 from fives.server.messages import REFUSALS, ClientError, error_message, parse_message
 from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
@@ -129,7 +129,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def _page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
-            return assets.page(request, name)
+            return first_visit(request, assets.page(request, name),
+                               request.url.scheme == "https")
 
         return endpoint
 

@@ -1,5 +1,6 @@
-"""Identities without sign-up: a random secret the browser keeps in an HttpOnly cookie (the
-store keeps only its SHA-256), a display name checked here and told apart by a four-digit tag
+"""Identities without sign-up: a random secret the browser is given on its first page view
+and keeps in an HttpOnly cookie (the store keeps only its SHA-256, from the moment the
+browser's identity is made with a name), a display name checked here and told apart by a four-digit tag
 (``Asha#4821``), device links (spent once, short-lived, revocable) and "forget me".
 
 A name is text, never markup: the pages set it with ``textContent``. What is refused here is
@@ -21,12 +22,15 @@ from fives.server.messages import ClientError, looks_like_a_bot
 from fives.store.base import Store
 from fives.store.players import NameTaken, StoredPlayer
 
-__all__ = ["COOKIE", "LINK_TTL", "NAME_MAX", "Identities", "clean_player_name", "hash_secret"]
+__all__ = ["BROWSER_COOKIE", "COOKIE", "LINK_TTL", "NAME_MAX", "Identities", "browser_of",
+           "clean_player_name", "first_visit", "hash_secret"]
 
 #: the cookie that holds the browser's secret (HttpOnly: no script of the page can read it)
 COOKIE = "fives_id"
 #: how long the cookie is kept: two years, renewed at every visit that changes it
 COOKIE_AGE = 2 * 365 * 86400
+#: a browser's own random id (not a secret of anyone's): two identities of one browser
+BROWSER_COOKIE = "fives_browser"
 #: a device link is good for ten minutes, once
 LINK_TTL = 600.0
 NAME_MIN, NAME_MAX = 2, 18
@@ -56,6 +60,11 @@ def clean_player_name(raw: object, bot_account: bool = False) -> str:
     if not bot_account and looks_like_a_bot(name):
         raise ClientError("bad_name_bot")
     return name
+
+
+def browser_of(conn: HTTPConnection) -> str | None:
+    raw = conn.cookies.get(BROWSER_COOKIE)
+    return hash_secret(raw) if raw and 16 <= len(raw) <= 100 else None
 
 
 def _tag() -> str:
@@ -88,9 +97,13 @@ class Identities:
         player = await self.store.player_by_secret(hash_secret(secret))
         return player if player is not None and player.kind == "person" else None
 
-    async def create(self, name: str) -> tuple[StoredPlayer, str]:
-        """A new person and the secret their browser keeps."""
-        secret = secrets.token_urlsafe(32)
+    async def create(self, name: str, offered: str | None = None) -> tuple[StoredPlayer, str]:
+        """A new person and the secret their browser keeps: the one it was given on its first
+        visit (``offered``) unless that secret ever opened an identity (a revoked device, a
+        forgotten player: whoever stole it could open the new one too), else a new one."""
+        if offered is None or await self.store.secret_known(hash_secret(offered)):
+            offered = None
+        secret = offered or secrets.token_urlsafe(32)
         for _ in range(20):  # a taken tag: another one (10,000 of them per name)
             player = StoredPlayer("p" + secrets.token_urlsafe(9).replace("-", "x")
                                   .replace("_", "y"), name, _tag(), "person", time.time())
@@ -136,6 +149,28 @@ def keep_secret(response: Response, secret: str, secure: bool) -> None:
     """Give the browser its secret: HttpOnly, same-site, for two years."""
     response.set_cookie(COOKIE, secret, max_age=COOKIE_AGE, httponly=True, samesite="lax",
                         secure=secure, path="/")
+
+
+def first_visit(conn: HTTPConnection, response: Response, secure: bool) -> Response:
+    """A page's response to a browser that has no secret yet: it gets one (and its own
+    browser id), kept by no store until the browser's identity is made. Nothing is written
+    for a page view, so crawlers and one-off visitors cost nothing; ``private`` keeps a shared
+    cache from giving one browser's cookie to another."""
+    fresh = False
+    if Identities.secret_of(conn) is None:
+        keep_secret(response, secrets.token_urlsafe(32), secure)
+        fresh = True
+    if browser_of(conn) is None:
+        keep_browser(response, secure)
+        fresh = True
+    if fresh:
+        response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def keep_browser(response: Response, secure: bool) -> None:
+    response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18), max_age=COOKIE_AGE,
+                        httponly=True, samesite="lax", secure=secure, path="/")
 
 
 def drop_secret(response: Response, secure: bool) -> None:

@@ -8,7 +8,6 @@ that sets it (as an HttpOnly cookie), and a device link once, to the player who 
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,10 +18,13 @@ from starlette.routing import Route
 
 from fives.core.games import GAMES
 from fives.server.identity import (
+    BROWSER_COOKIE,
     Identities,
+    browser_of,
     clean_player_name,
     drop_secret,
     hash_secret,
+    keep_browser,
     keep_secret,
 )
 from fives.server.messages import ClientError
@@ -34,15 +36,8 @@ from fives.store.players import PlayerMatch, StoredPlayer
 
 __all__ = ["BROWSER_COOKIE", "browser_of", "player_routes"]
 
-#: a browser's own random id (not a secret of anyone's): two identities of one browser
-BROWSER_COOKIE = "fives_browser"
 #: what a forgotten player's seats read afterwards
 ANONYMOUS = "—"
-
-
-def browser_of(request: Any) -> str | None:
-    raw = request.cookies.get(BROWSER_COOKIE)
-    return hash_secret(raw) if raw and 16 <= len(raw) <= 100 else None
 
 
 def player_json(player: StoredPlayer) -> dict[str, Any]:
@@ -87,9 +82,7 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
     def with_browser(request: Request, response: Response) -> Response:
         """Give a browser its own id the first time it gets an identity."""
         if browser_of(request) is None:
-            response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18),
-                                max_age=2 * 365 * 86400, httponly=True, samesite="lax",
-                                secure=secure(request), path="/")
+            keep_browser(response, secure(request))
         return response
 
     async def me_or_refuse(request: Request) -> StoredPlayer:
@@ -118,7 +111,7 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
             raise ClientError("rate_limited")
         body = await json_body(request)
         name = clean_player_name(body.get("name") if isinstance(body, dict) else None)
-        player, secret = await ids().create(name)
+        player, secret = await ids().create(name, Identities.secret_of(request))
         response = JSONResponse({"player": await profile(player, True)}, status_code=201)
         keep_secret(response, secret, secure(request))
         return with_browser(request, response)

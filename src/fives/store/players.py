@@ -81,6 +81,11 @@ class PlayerStore(ABC):
     async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None: ...
 
     @abstractmethod
+    async def secret_known(self, secret_hash: str) -> bool:
+        """Whether the secret opens (or once opened) an identity: a browser offering one that
+        did is never given it again for a new identity."""
+
+    @abstractmethod
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
         """:class:`NameTaken` if that name and tag are another's."""
 
@@ -98,12 +103,12 @@ class PlayerStore(ABC):
     @abstractmethod
     async def revoke_devices(self, player_id: str, keep_secret_hash: str) -> int:
         """Revoke every unspent link and every other device's secret (a stolen link or
-        device); the number of secrets and links revoked."""
+        device; the secrets are kept as spent); the number of secrets and links revoked."""
 
     @abstractmethod
     async def forget_player(self, player_id: str, anonymous: str) -> list[str]:
-        """Delete the player, their secrets, links, ratings, match rows and bot accounts; their
-        name in the stored tables and records becomes ``anonymous``. The tables changed."""
+        """Delete the player, their secrets (kept as spent, tied to nobody), links, ratings,
+        match rows and bot accounts; their name in the stored tables and records becomes ``anonymous``. The tables changed."""
 
     @abstractmethod
     async def record_match(self, rows: list[PlayerMatch], rate: Rate | None) -> bool:

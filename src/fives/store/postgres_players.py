@@ -113,9 +113,17 @@ class PostgresPlayers(PlayerStore):
 
         return await self._in_transaction(body)
 
+    async def secret_known(self, secret_hash: str) -> bool:
+        return bool(await self._rows("SELECT 1 FROM player_secrets WHERE secret_hash = $1 "
+                                     "UNION ALL SELECT 1 FROM spent_secrets WHERE "
+                                     "secret_hash = $1", secret_hash))
+
     async def revoke_devices(self, player_id: str, keep_secret_hash: str) -> int:
         async def body(db: Any) -> int:
             links = await db.execute("DELETE FROM device_links WHERE player_id = $1", player_id)
+            await db.execute("INSERT INTO spent_secrets SELECT secret_hash, $3 FROM "
+                             "player_secrets WHERE player_id = $1 AND secret_hash <> $2 "
+                             "ON CONFLICT DO NOTHING", player_id, keep_secret_hash, time.time())
             secrets = await db.execute("DELETE FROM player_secrets WHERE player_id = $1 AND "
                                        "secret_hash <> $2", player_id, keep_secret_hash)
             return int(links.split()[-1]) + int(secrets.split()[-1])
@@ -138,6 +146,9 @@ class PostgresPlayers(PlayerStore):
             bots = [r[0] for r in await db.fetch(
                 "SELECT player_id FROM bot_accounts WHERE owner_id = $1", player_id)]
             for gone in [player_id, *bots]:
+                await db.execute("INSERT INTO spent_secrets SELECT secret_hash, $2 FROM "
+                                 "player_secrets WHERE player_id = $1 ON CONFLICT DO NOTHING",
+                                 gone, time.time())
                 for table in ("player_matches", "ratings", "device_links", "player_secrets",
                               "bot_accounts"):
                     await db.execute(f"DELETE FROM {table} WHERE player_id = $1", gone)

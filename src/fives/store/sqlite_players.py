@@ -105,9 +105,17 @@ class SqlitePlayers(PlayerStore):
 
         return self._transaction(body)
 
+    async def secret_known(self, secret_hash: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM player_secrets WHERE secret_hash = ? UNION ALL "
+                               "SELECT 1 FROM spent_secrets WHERE secret_hash = ?",
+                               (secret_hash, secret_hash)))
+
     async def revoke_devices(self, player_id: str, keep_secret_hash: str) -> int:
         def body(db: sqlite3.Connection) -> int:
             links = db.execute("DELETE FROM device_links WHERE player_id = ?", (player_id,))
+            db.execute("INSERT OR IGNORE INTO spent_secrets SELECT secret_hash, ? FROM "
+                       "player_secrets WHERE player_id = ? AND secret_hash != ?",
+                       (time.time(), player_id, keep_secret_hash))
             secrets = db.execute("DELETE FROM player_secrets WHERE player_id = ? AND "
                                  "secret_hash != ?", (player_id, keep_secret_hash))
             return int(links.rowcount + secrets.rowcount)
@@ -135,6 +143,8 @@ class SqlitePlayers(PlayerStore):
             bots = [r[0] for r in db.execute(
                 "SELECT player_id FROM bot_accounts WHERE owner_id = ?", (player_id,))]
             for gone in [player_id, *bots]:
+                db.execute("INSERT OR IGNORE INTO spent_secrets SELECT secret_hash, ? FROM "
+                           "player_secrets WHERE player_id = ?", (time.time(), gone))
                 for table in ("player_matches", "ratings", "device_links", "player_secrets",
                               "bot_accounts"):
                     db.execute(f"DELETE FROM {table} WHERE player_id = ?", (gone,))

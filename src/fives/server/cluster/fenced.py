@@ -103,6 +103,9 @@ class FencedStore(Store):
     async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None:
         return await self.inner.player_by_secret(secret_hash)
 
+    async def secret_known(self, secret_hash: str) -> bool:
+        return await self.inner.secret_known(secret_hash)
+
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
         await self.inner.rename_player(player_id, name, tag)
 
