@@ -306,3 +306,21 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path) -> None:
 def test_bad_input_is_one_error_line(tmp_path: Path, args: list[str]) -> None:
     proc = fives("tournament", *args, "--seed", "1", "--out", tmp_path / "x")
     assert_usage_error(proc)
+
+
+def test_the_hindi_standings_line_up_in_terminal_columns(tmp_path: Path) -> None:
+    from fives.cli.columns import width
+
+    proc = fives(
+        "tournament", "--game", "all-fives", "--players", "2", "--bots", "easy,random",
+        "--matches", "2", "--seed", "3", "--jobs", "1", "--target", "60", "--lang", "hi",
+        "--quiet", "--out", tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith("--"))
+    head, rows = lines[rule - 1], lines[rule + 1 : rule + 3]
+    assert "स्कोर" in head  # five characters, four columns
+    # every cell is padded to its column by the columns it takes, so each line ends where
+    # the rule under the headings does
+    assert {width(line) for line in [head, *rows]} == {width(lines[rule])}

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from fives.bench_engine import all_configs, measure
+from fives.cli.columns import ljust, rjust
 from fives.cli.errors import UsageError
 from fives.cli.options import add_lang_option, lang_of
 from fives.i18n import default_language, t
@@ -36,15 +37,17 @@ def run(args: argparse.Namespace) -> int:
         return t(f"cli.bench.col.{key}", lang)
 
     if not args.json:
-        print(f"{col('game'):<18}{col('players'):>8}{col('teams'):>7}{col('hand'):>6}"
-              f"{col('rounds'):>11}{col('plays'):>11}{col('actions'):>11}")
+        print(ljust(col("game"), 18) + "".join(
+            rjust(" " + col(key), cols) for key, cols in (("players", 8), ("teams", 7), ("hand", 6),
+                                                    ("rounds", 11), ("plays", 11),
+                                                    ("actions", 11))))
     yes, no = t("cli.bench.yes", lang), t("cli.bench.no", lang)
     for cfg in all_configs():
         fig = measure(cfg, args.seconds, args.seed, time.process_time if args.cpu else time.perf_counter)
         if args.json:
             print(json.dumps(dataclasses.asdict(fig)))
         else:
-            print(f"{fig.game:<18}{fig.players:>8}{yes if fig.teams else no:>7}"
+            print(f"{fig.game:<18}{fig.players:>8}{rjust(yes if fig.teams else no, 7)}"
                   f"{fig.hand_size:>6}{fig.rounds_per_sec:>11,.0f}{fig.plays_per_sec:>11,.0f}"
                   f"{fig.actions_per_sec:>11,.0f}", flush=True)
     return 0

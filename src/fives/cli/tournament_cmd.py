@@ -19,6 +19,7 @@ from typing import Any
 
 from fives.bots import BotError, BotName
 from fives.bots.protocol import DEFAULT_MOVE_TIME
+from fives.cli.columns import ljust, rjust, width
 from fives.cli.errors import UsageError, keyed_text
 from fives.cli.options import add_match_options, config_from, lang_of
 from fives.i18n import default_language, plural, t
@@ -202,11 +203,11 @@ def table(results: dict[str, Any], lang: str = "en") -> str:
                 str(b["faults"]["count"]),
             ]
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    widths = [max(width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [head]
     for k, r in enumerate(rows):
         cells = [
-            c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)
+            ljust(c, widths[i]) if i == 0 else rjust(c, widths[i]) for i, c in enumerate(r)
         ]
         lines.append("  ".join(cells).rstrip())
         if k == 0:
