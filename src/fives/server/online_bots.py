@@ -30,8 +30,8 @@ from fives.core.tiles import Action
 from fives.core.view import View
 from fives.store.players import StoredPlayer
 
-__all__ = ["MOVE_TIME", "OnlineBot", "OnlineBots", "Unreachable", "is_outside", "line_of",
-           "tell_line"]
+__all__ = ["MOVE_TIME", "OnlineBot", "OnlineBots", "Superseded", "Unreachable", "is_outside",
+           "line_of", "tell_line"]
 
 log = logging.getLogger("fives.server")
 
@@ -48,6 +48,12 @@ _serials = itertools.count(1)
 class Unreachable(RuntimeError):
     """The registry of bots online cannot be reached now (a cluster without Redis): nothing
     about a bot can be known or booked."""
+
+
+class Superseded(Exception):
+    """A question to a bot was overtaken by a newer one to the same connection (its table
+    moved to another process, whose owner asked again): the bot's answer goes to the newer,
+    and the older asks nothing of it."""
 
 
 def is_outside(player_id: str | None) -> bool:
@@ -147,19 +153,23 @@ class OnlineBots:
 
     async def question(self, bot: OnlineBot, line: str) -> str:
         """Send an ``act`` line and return the bot's answer line as it came; :class:`BotFault`
-        if none comes within the move time or the bot goes (not disconnected here)."""
-        bot.answer = get_running_loop().create_future()
+        if none comes within the move time or the bot goes (not disconnected here);
+        :class:`Superseded` if another question to it overtakes this one."""
+        if bot.answer is not None and not bot.answer.done():
+            bot.answer.set_exception(Superseded())
+        answer = bot.answer = get_running_loop().create_future()
         try:
             await bot.send(line)
-            return await wait_for(shield(bot.answer), self.move_time)
+            return await wait_for(shield(answer), self.move_time)
         except TimeoutError:
             raise BotFault("timeout", f"no answer within {self.move_time:g} s") from None
-        except BotFault:
+        except (BotFault, Superseded):
             raise
         except Exception as exc:  # the socket failed
             raise BotFault("exit", repr(exc)) from None
         finally:
-            bot.answer = None
+            if bot.answer is answer:
+                bot.answer = None
 
     async def ask_here(self, bot: OnlineBot, view: View) -> Action:
         """Ask a bot connected here: its action, or :class:`BotFault` (then it is
