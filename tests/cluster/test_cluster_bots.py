@@ -2,7 +2,8 @@
 process, booked once for the whole cluster (two challenges at two processes at once: one
 table, the other ``bot_busy``), asked over the bus by the table's owner wherever that is,
 and asked again by the process that takes its table over when the owner dies. Redis out of
-reach is a translated refusal."""
+reach is a translated refusal; a bot that breaks the protocol is dropped by the process
+holding its socket."""
 
 from __future__ import annotations
 
@@ -123,6 +124,35 @@ def test_the_process_taking_a_table_over_asks_the_same_bot(
         assert seat["kind"] == "bot" and seat["player"] == bot_id
         assert answered > before, "the new owner never asked the bot"
         assert set(_bot_moves(cluster_db, table)) <= {"bot", "forced"}
+
+
+def test_a_bot_breaking_the_protocol_at_another_process_is_dropped_there(
+        cluster_db: str, cluster_redis: str) -> None:
+    """The owner reads the answer as for a local bot: garbage makes the process holding the
+    socket say why and close it (4400), and our easy bot plays the seat to the end."""
+    with nodes(cluster_db, cluster_redis, 2) as (a, b):
+        owner, asha = new_player(a.base, "Owner"), new_player(a.base, "Asha")
+        account, token = bot_account(owner, "Bad Bot")
+
+        async def go() -> tuple[dict[str, Any], LineBot]:
+            bot = await LineBot(a.base, token, answer=lambda act: "this is not json").connect()
+            await _online(b.base, account["id"])
+            r = await _challenge(_as(asha, b), account["id"])
+            assert r.status_code == 201, r.text
+            table = r.json()
+            last = await play_on([a, b], table["table"], table["token"], Seen(),
+                                 random.Random(2), first=b, timeout=120)
+            assert bot.task is not None
+            await asyncio.wait_for(bot.task, 10)
+            return last, bot
+
+        last, bot = asyncio.run(go())
+        assert bot.close_code == 4400 and bot.answered == 1
+        assert bot.heard[-1]["type"] == "error" and bot.heard[-1]["code"] == "garbage"
+        seat = last["info"]["seats"][1]
+        assert seat["kind"] == "bot" and seat["player"] is None and seat["level"] == "easy"
+        assert last["result"] is not None
+        assert httpx.get(f"{b.base}/api/bots/online", timeout=5).json()["bots"] == []
 
 
 def test_redis_out_of_reach_is_a_translated_refusal(cluster_db: str,

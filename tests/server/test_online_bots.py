@@ -11,6 +11,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,13 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "online_bot_example.py"
 
 class LineBot:
     """A bot program of the tests on ``/ws/bot``: it answers every ``act`` with its first
-    legal action and keeps every line it heard, in order."""
+    legal action (or with ``answer``'s line) and keeps every line it heard, in order."""
 
-    def __init__(self, base: str, token: str) -> None:
+    def __init__(self, base: str, token: str,
+                 answer: Callable[[dict[str, Any]], str] | None = None) -> None:
         self.url = base.replace("http", "ws", 1) + "/ws/bot"
         self.token = token
+        self.answer = answer or (lambda act: json.dumps({"action": act["legal"][0]}))
         self.heard: list[dict[str, Any]] = []
         self.answered = 0
         self.close_code: int | None = None
@@ -51,7 +54,7 @@ class LineBot:
                 message = json.loads(text)
                 self.heard.append(message)
                 if message.get("type") == "act":
-                    await self.ws.send(json.dumps({"action": message["legal"][0]}))
+                    await self.ws.send(self.answer(message))
                     self.answered += 1
         except websockets.ConnectionClosed:
             pass
