@@ -96,7 +96,8 @@ def test_the_example_client_plays_a_challenged_match_as_a_labelled_bot(server: s
     owner, person = new_player(server, "Owner"), new_player(server, "Asha")
     bot, token = bot_account(owner)
     assert bot["kind"] == "outside" and token not in str(owner.get("/api/me/bots").json())
-    proc = subprocess.Popen([sys.executable, str(EXAMPLE), server, "--token", token],
+    # "--token=...": a token may begin with "-", which argparse would read as an option
+    proc = subprocess.Popen([sys.executable, str(EXAMPLE), server, f"--token={token}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         # a loaded machine may take a while to start a Python process
