@@ -99,10 +99,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if settings.redis:
             from fives.server.cluster.node import Cluster  # needs the cluster extras
 
-            cluster = Cluster(settings.redis, settings.lease)
+            cluster = Cluster(settings.redis, settings.lease, settings.bot_move_time)
             store = cluster.fenced(store)
         await store.start()
-        manager = TableManager(store, settings, owners=cluster)
+        manager = TableManager(store, settings, owners=cluster,
+                               outside=cluster.outside if cluster is not None else None)
         state["manager"] = manager
         state["cluster"] = cluster
         app.state.manager = manager

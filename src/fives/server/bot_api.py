@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from fives.server.identity import Identities, clean_player_name, hash_secret
 from fives.server.manager import TableManager
 from fives.server.messages import ClientError
-from fives.server.online_bots import OnlineBot
+from fives.server.online_bots import REPLACED, OnlineBot, Unreachable
 from fives.server.player_api import browser_of, player_json
 from fives.server.ratelimit import AddressBuckets
 from fives.server.webio import addr_of, json_body, refusing
@@ -78,7 +78,10 @@ def bot_routes(manager: Callable[[], TableManager], rate: float, burst: int) -> 
 
     @refusing
     async def api_online(request: Request) -> Response:
-        return JSONResponse({"bots": manager().outside.listed()})
+        try:
+            return JSONResponse({"bots": await manager().outside.listed()})
+        except Unreachable:
+            raise ClientError("bots_unreachable") from None
 
     @refusing
     async def api_challenge(request: Request) -> Response:
@@ -116,11 +119,18 @@ def bot_routes(manager: Callable[[], TableManager], rate: float, burst: int) -> 
 
         bots = manager().outside
         bot = OnlineBot(player, send, close)
-        old = bots.connect(bot)
-        if old is not None:  # the same account again: the newer connection plays
-            bots.disconnect(old)
+        try:
+            old = await bots.connect(bot)
+        except Unreachable:  # nobody could challenge it: it is told to come back later
             with contextlib.suppress(Exception):
-                await old.close(4409, "replaced by a newer connection")
+                await ws.send_json({"type": "error", "code": "unavailable",
+                                    "message": "bots online cannot be reached now"})
+                await ws.close(code=1013)
+            return
+        if old is not None:  # the same account again: the newer connection plays
+            bots.forget(old)
+            with contextlib.suppress(Exception):
+                await old.close(REPLACED, "replaced by a newer connection")
         await send('{"type":"welcome","version":1,"bot":' + _json(player_json(player)) + "}")
         try:
             while True:
@@ -134,7 +144,7 @@ def bot_routes(manager: Callable[[], TableManager], rate: float, burst: int) -> 
         except WebSocketDisconnect:
             pass
         finally:
-            bots.disconnect(bot)
+            await bots.disconnect(bot)
 
     return [
         Route("/api/me/bots", api_my_bots, methods=["GET", "POST"]),

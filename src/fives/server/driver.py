@@ -30,7 +30,7 @@ from fives.core.view import view_of
 from fives.server.bots import BotRunner
 from fives.server.messages import ClientError
 from fives.server.meta import TableMeta
-from fives.server.online_bots import OnlineBots, is_outside
+from fives.server.online_bots import OnlineBots, Unreachable, is_outside
 from fives.server.settings import Settings
 from fives.store.base import How, StaleOwner, StoreError
 
@@ -282,6 +282,10 @@ class Driver:
         started = time.monotonic()
         try:
             code = await self.choose(level, seat_no)
+        except Unreachable as exc:  # who holds an online bot cannot be known now: ask again
+            log.warning("table %s: %s", table.id, exc)
+            await asyncio.sleep(1.0)
+            return
         except Exception:
             log.exception("table %s: bot %s failed", table.id, level)
             await asyncio.sleep(1.0)

@@ -17,7 +17,7 @@ from fives.core.record import RecordError
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
-from fives.server.online_bots import OnlineBots, is_outside
+from fives.server.online_bots import OnlineBots, Unreachable, is_outside
 from fives.server.pairing import Ticket
 from fives.server.ratings import bot_player, match_rows, rating_step
 from fives.server.settings import Settings
@@ -68,13 +68,15 @@ class TableManager:
     """The tables this process holds. Alone (``owners`` None) it holds every table of its
     store; in a cluster only those it owns (each taken with a fencing token from the store)."""
 
-    def __init__(self, store: Store, settings: Settings, owners: Owners | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings, owners: Owners | None = None,
+                 outside: OnlineBots | None = None) -> None:
         self.store = store
         self.settings = settings
         self.owners = owners
         self.tables: dict[str, Table] = {}
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
-        self.outside = OnlineBots(settings.bot_move_time)
+        #: the bots online: this process's alone, or a cluster's shared registry
+        self.outside = outside if outside is not None else OnlineBots(settings.bot_move_time)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
                                       self.create_rematch, self.match_over, self.outside)
         self._sweeper: asyncio.Task[None] | None = None
@@ -143,9 +145,10 @@ class TableManager:
     async def match_over(self, table: Table) -> None:
         """A finished match's players' parts, and at a rated table their new ratings, stored
         once (a restart or a takeover finding it finished again changes nothing)."""
+        await table.told()  # the bot hears the match's end before another table may book it
         for seat in table.meta.seats:
             if is_outside(seat.player):
-                self.outside.free(str(seat.player), table.id)
+                await self.free_bot(str(seat.player), table.id)
         rows = match_rows(table.id, table.meta, table.state, table.finished_at or time.time())
         if not rows:
             return
@@ -156,6 +159,14 @@ class TableManager:
             await self.store.record_match(rows, rate)
         except StoreError:
             log.exception("table %s: its players' results are not stored", table.id)
+
+    async def free_bot(self, bot_id: str, table_id: str) -> None:
+        """Let an online bot go from a table (a registry out of reach lets the booking lapse
+        on its own)."""
+        try:
+            await self.outside.free(bot_id, table_id)
+        except Unreachable as exc:
+            log.warning("table %s: online bot %s not freed now (%s)", table_id, bot_id, exc)
 
     async def drop(self, table_id: str, moved: bool = False) -> None:
         """Let the table go: stop it and give up its ownership. ``moved``: it belongs to
@@ -400,6 +411,13 @@ class TableManager:
 
         Returns the table, the creator's seat and its secret token.
         """
+        meta, creator, token = self._prepare(spec, addr, player, browser)
+        return await self._open(meta), creator, token
+
+    def _prepare(self, spec: TableSpec, addr: str, player: StoredPlayer | None,
+                 browser: str | None) -> tuple[TableMeta, int | None, str | None]:
+        """A new table's meta from the lobby's form, its quotas checked, the creator seated:
+        the meta, the creator's seat and its token."""
         if player is not None and isinstance(spec, dict):
             spec = {**spec, "name": player.name}  # an identity sits under its own name
         meta, creator = self._meta_of(spec)
@@ -418,11 +436,12 @@ class TableManager:
             if player is not None:
                 seat.player, seat.name, seat.browser = player.id, player.label, browser
             meta.host = creator
-        return await self._open(meta), creator, token
+        return meta, creator, token
 
-    async def _open(self, meta: TableMeta) -> Table:
-        """A new table, held (and in a cluster owned, with the first fencing token) here."""
-        table_id = await self._new_id()
+    async def _open(self, meta: TableMeta, table_id: str | None = None) -> Table:
+        """A new table, held (and in a cluster owned, with the first fencing token) here;
+        ``table_id``: one chosen before (to book an online bot for it first)."""
+        table_id = table_id or await self._new_id()
         fence = None
         if self.owners is not None:
             # a fresh random id nobody holds yet: acquiring it cannot fail
@@ -548,31 +567,42 @@ class TableManager:
                         browser: str | None) -> tuple[Table, int | None, str | None]:
         """A person challenges a bot online: a table of the person, the bot's seat (labelled
         a bot, with our easy bot's level should it break the protocol) and easy bots for any
-        other seat; rated if asked."""
+        other seat; rated if asked. The bot is booked for the table before it opens, so that
+        of two challenges at once one gets the bot and the other ``bot_busy``."""
         if not isinstance(spec, dict):
             raise ClientError("bad_request")
         bot_id = spec.get("bot")
-        online = self.outside.bots.get(bot_id) if isinstance(bot_id, str) else None
-        if online is None:
+        if not isinstance(bot_id, str) or not is_outside(bot_id) or len(bot_id) > 32:
             raise ClientError("bot_offline")
-        if online.table is not None:
-            raise ClientError("bot_busy")
         players = player_count(spec.get("players", 2))
-        table, seat, token = await self.create({
+        meta, seat, token = self._prepare({
             "game": spec.get("game", "all-fives"), "players": players,
             "rated": spec.get("rated", False), "private": False,
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1),
         }, addr, player, browser)
-        bot_seat = table.meta.seats[1]
-        bot_seat.player, bot_seat.name = online.player.id, online.player.label
-        self.outside.take(online.player.id, table.id)
-        await table.save_meta()
-        table.broadcast()
+        table_id = await self._new_id()
+        try:
+            refusal = await self.outside.take(bot_id, table_id)
+        except Unreachable:
+            raise ClientError("bots_unreachable") from None
+        if refusal is not None:
+            raise ClientError(refusal)
+        try:
+            account = await self.store.player(bot_id)
+            if account is None:  # connected a moment ago, and deleted since
+                raise ClientError("bot_offline")
+            bot_seat = meta.seats[1]
+            bot_seat.player, bot_seat.name = account.id, account.label
+            table = await self._open(meta, table_id)
+        except BaseException:
+            await self.free_bot(bot_id, table_id)
+            raise
         return table, seat, token
 
     async def create_rematch(self, old: Table) -> str:
         """A new match at the same table: same game, seats, players and their tokens, the
-        same privacy and invite."""
+        same privacy and invite. An online bot's seat books the bot again; one gone or busy
+        elsewhere is our easy bot's from the start, as a bot that lost its seat is."""
         # a test's seeded table stays predictable in its rematch; any other gets a new secret
         fixed = old.meta.deals == "fixed-seed"
         meta = replace(
@@ -583,4 +613,25 @@ class TableManager:
             rematch=None,
             rematch_of=old.id,
         )
-        return (await self._open(meta)).id
+        table_id = await self._new_id()
+        booked = []
+        for seat in meta.seats:
+            if seat.kind != "bot" or not is_outside(seat.player):
+                continue
+            bot_id = str(seat.player)
+            try:
+                refusal = await self.outside.take(bot_id, table_id)
+            except Unreachable:
+                refusal = "bots_unreachable"
+            if refusal is None:
+                booked.append(bot_id)
+            else:
+                log.info("table %s: online bot %s not in the rematch (%s)", table_id, bot_id,
+                         refusal)
+                seat.player, seat.name, seat.level = None, None, "easy"
+        try:
+            return (await self._open(meta, table_id)).id
+        except BaseException:
+            for bot_id in booked:
+                await self.free_bot(bot_id, table_id)
+            raise

@@ -15,6 +15,7 @@ it as :class:`TableServices`, so a table knows nothing of the manager that holds
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import secrets
@@ -36,7 +37,7 @@ from fives.server.illegal import illegal_reason
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
-from fives.server.online_bots import OnlineBots, is_outside
+from fives.server.online_bots import OnlineBots, Unreachable, is_outside
 from fives.server.phrases import PHRASE_GAP, PHRASES
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
@@ -105,7 +106,7 @@ class TableServices:
     rematch: Callable[[Table], Awaitable[str]]
     #: a match just ended (or was found ended): its players' records and ratings
     match_over: Callable[[Table], Coroutine[Any, Any, None]] | None = None
-    #: the bots online at this process
+    #: the bots online (this process's, or the cluster's)
     outside: OnlineBots | None = None
 
 
@@ -666,9 +667,14 @@ class Table:
 
     async def outside_failed(self, seat_no: int) -> None:
         """An online bot broke the protocol (and was disconnected): our easy bot keeps its seat
-        for the rest of the match, and the match is not the bot account's any more."""
+        for the rest of the match, and the match is not the bot account's any more (it is
+        free to play elsewhere)."""
         seat = self.meta.seats[seat_no]
+        bot_id = seat.player
         seat.player, seat.name, seat.level = None, None, "easy"
+        if bot_id is not None and self.outside is not None:
+            with contextlib.suppress(Unreachable):  # else its booking lapses on its own
+                await self.outside.free(bot_id, self.id)
         try:
             await self.save_meta()
         except StoreError:
@@ -712,6 +718,11 @@ class Table:
                     str(seat.player), self.id, view_of(self.state, seat_no), kind))
                 self._telling.add(task)
                 task.add_done_callback(self._telling.discard)
+
+    async def told(self) -> None:
+        """Wait until the start/end lines on their way to the bots online are sent."""
+        if self._telling:
+            await asyncio.gather(*self._telling, return_exceptions=True)
 
     def final_record(self, state: State | None = None) -> dict[str, Any]:
         """The finished match's record (RECORD.md), with the table's own fields."""

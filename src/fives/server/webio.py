@@ -19,7 +19,7 @@ __all__ = ["STATUS", "addr_of", "error_response", "json_body", "lang_of", "refus
 #: the HTTP status of a refusal, by the reason's code (else 400)
 STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
           "too_many_seats": 429, "server_full": 503, "not_found": 404, "no_identity": 401,
-          "already_identified": 409, "name_taken": 409}
+          "already_identified": 409, "name_taken": 409, "bots_unreachable": 503}
 
 
 def lang_of(request: HTTPConnection) -> str:

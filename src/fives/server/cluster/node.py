@@ -8,7 +8,9 @@ Redis keys (all under ``fives:``):
 - ``owner:<table>``: the process that owns the table; ``held:<id>``: the tables it owns;
 - ``lobby:<id>``: its tables' lobby entries (refreshed every second, gone with it);
 - ``usage:<id>``: what its tables hold of each address (tables, bots' tables, seats), so
-  that the per-address quotas count the whole site (refreshed with the lobby).
+  that the per-address quotas count the whole site (refreshed with the lobby);
+- ``obot:*``, ``obots:<id>``: the bots online, where their sockets are and which table each
+  plays (:mod:`.bots`).
 
 Why a lease in Redis and a fencing token in the store, not PostgreSQL advisory locks: an
 advisory lock lives as long as one database connection, so every table would pin one
@@ -33,11 +35,13 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
+from fives.server.cluster.bots import ClusterBots
 from fives.server.cluster.bus import Bus, cancel_all
 from fives.server.cluster.fenced import FencedStore
 from fives.server.cluster.remote import MOVED, ClusterDown, RemoteConn, RemoteTable
 from fives.server.logs import set_process_name
 from fives.server.metrics import OWNER_MOVES
+from fives.server.online_bots import MOVE_TIME
 from fives.store.base import Store
 
 if TYPE_CHECKING:
@@ -69,9 +73,10 @@ return 1
 
 class Cluster:
     """One process of the cluster. ``lease``: seconds a process is believed alive after its
-    last renewal (a dead owner's tables move after at most this long, plus a janitor round)."""
+    last renewal (a dead owner's tables move after at most this long, plus a janitor round).
+    ``bot_move_time``: seconds an online bot may take to answer."""
 
-    def __init__(self, url: str, lease: float = 3.0) -> None:
+    def __init__(self, url: str, lease: float = 3.0, bot_move_time: float = MOVE_TIME) -> None:
         self.url = url
         self.lease = lease
         self.id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -91,6 +96,9 @@ class Cluster:
                                       health_check_interval=max(1, int(lease)),
                                       decode_responses=True),
                        self.id, self._receive)
+        #: the bots online of the whole cluster (the manager's registry)
+        self.outside = ClusterBots(self.redis, self.bus, self.id, max(5.0, lease * 2),
+                                   bot_move_time)
         self.manager: TableManager | None = None
         self.valid_until = 0.0  # monotonic time this process's lease lapses
         self.remotes: dict[str, RemoteTable] = {}  # tables owned elsewhere, with sockets here
@@ -121,7 +129,8 @@ class Cluster:
             raise ClusterDown(f"cannot reach Redis at {self.where}: {exc}") from None
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._janitor()),
-                       loop.create_task(self._publish_lobby())]
+                       loop.create_task(self._publish_lobby()),
+                       loop.create_task(self.outside.refresh())]
         set_process_name(self.id)
         log.info("process %s joined the cluster (lease %.1fs)", self.id, self.lease)
 
@@ -132,6 +141,7 @@ class Cluster:
     async def stop(self) -> None:
         """Leave at once: the others take our tables now rather than after the lease."""
         await cancel_all(self._tasks)
+        await self.outside.stop()
         await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
             await self._lease_redis.delete(f"fives:proc:{self.id}", f"fives:lobby:{self.id}",
@@ -332,6 +342,9 @@ class Cluster:
 
     async def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("k")
+        if isinstance(kind, str) and kind.startswith("obot_"):  # bots online (.bots)
+            self.outside.receive(message)
+            return
         if kind in ("out", "end"):  # the owner to a socket here
             route = self.routes.get(message["c"])
             if route is not None:
