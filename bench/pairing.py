@@ -41,8 +41,9 @@ async def run(players: int, per_table: int, spread: float, seed: int) -> dict[st
         rng = random.Random(seed)
         people = [StoredPlayer(f"p{i}", f"P{i}", "0001", "person", 0.0) for i in range(players)]
         start = time.monotonic()
-        tickets = [queue.join(p, f"b{i}", f"10.0.{i // 250}.{i % 250}", "draw", per_table,
-                              True, rng.gauss(25.0, spread)) for i, p in enumerate(people)]
+        tickets = [await queue.join(p, f"b{i}", f"10.0.{i // 250}.{i % 250}", "draw",
+                                    per_table, True, rng.gauss(25.0, spread))
+                   for i, p in enumerate(people)]
         while any(t.table is None for t in tickets) and time.monotonic() - start < 60:
             for t in tickets:
                 t.seen = time.monotonic()  # their pages are still asking
