@@ -1,0 +1,327 @@
+"""The quick pairing queue of a cluster, in Redis: every process takes joins, polls, declines,
+accepts and leaves, and one process at a time (the leader) matches every ticket, so that two
+players queued at different processes are paired at one table.
+
+Redis keys (all under ``fives:queue:``):
+
+- ``t:<id>``: a ticket, a hash whose fields are written one by one (a poll's ``seen`` never
+  clobbers the leader's ``offer`` nor a seating's ``table`` and ``token``), each write only
+  to a ticket that still exists (a late write never brings back a ticket that left), and each
+  refreshing its expiry (:data:`KEEP`), so that leftovers vanish even with no leader;
+- ``ids``: the set of tickets; ``player:<player>``: a player's latest ticket, so that a
+  second join, at any process, gives back their waiting one (the check and the join are one
+  script: two joins at once still make one ticket);
+- ``leader``: the process that matches (a lease of ``lease`` seconds renewed by its holder
+  only; when the holder dies another process takes it once it lapses);
+- ``claim:<id>``: a ticket being seated. A group is claimed all or none, and only if no
+  ticket of it is claimed, matched or gone: a player accepting bots at one process while the
+  leader groups them with someone gets one table, never two. A claim is let go once the
+  table is noted on the tickets, or when seating failed; one left behind lapses
+  (:data:`CLAIM`).
+
+Times are wall-clock (``time.time()``): a ticket's ``since`` is read by other processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from fives.server.cluster.remote import ClusterDown
+from fives.server.tickets import STALE, Ticket
+from fives.store.players import StoredPlayer
+
+__all__ = ["CLAIM", "KEEP", "PREFIX", "RedisBook"]
+
+PREFIX = "fives:queue:"
+IDS = PREFIX + "ids"
+LEADER = PREFIX + "leader"
+#: seconds a ticket's keys outlive its last write (the leader drops it after STALE)
+KEEP = 2 * STALE
+#: seconds a claim is held at most (seating a table takes milliseconds)
+CLAIM = 30.0
+
+# Refresh the ticket's expiry, and its player's key while it names this ticket.
+_REFRESH = """
+local function refresh(key, id, ttl)
+  redis.call('PEXPIRE', key, ttl)
+  local pid = redis.call('HGET', key, 'pid')
+  if pid then
+    local pk = 'fives:queue:player:' .. pid
+    if redis.call('GET', pk) == id then redis.call('PEXPIRE', pk, ttl) end
+  end
+end
+"""
+
+# KEYS: player key, ticket key, ids. ARGV: id, ttl, then the ticket's fields and values.
+# The player's waiting ticket if they have one, else this one, kept; the id kept.
+_JOIN = """
+local held = redis.call('GET', KEYS[1])
+if held then
+  local key = 'fives:queue:t:' .. held
+  if redis.call('EXISTS', key) == 1 and redis.call('HEXISTS', key, 'table') == 0 then
+    return held
+  end
+end
+redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]
+"""
+
+# KEYS: ticket. ARGV: id, ttl, player, seen. The ticket if it is the player's, marked seen.
+_TOUCH = _REFRESH + """
+if redis.call('HGET', KEYS[1], 'pid') ~= ARGV[3] then return false end
+redis.call('HSET', KEYS[1], 'seen', ARGV[4])
+refresh(KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGETALL', KEYS[1])
+"""
+
+# KEYS: ticket. ARGV: id, ttl, then fields and values ('': the field is deleted).
+_WRITE = _REFRESH + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 3, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i])
+  else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+refresh(KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+# KEYS: ticket. ARGV: id, ttl, offer_at as read, the offer. Only to a ticket still waiting
+# whose offer time is the one read (a decline meanwhile moved it).
+_OFFER = _REFRESH + """
+if redis.call('HEXISTS', KEYS[1], 'table') == 1
+   or redis.call('HGET', KEYS[1], 'offer_at') ~= ARGV[3] then return 0 end
+redis.call('HSET', KEYS[1], 'offer', ARGV[4])
+refresh(KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+# KEYS: ticket, ids. ARGV: id, the seen it must still hold ('': any).
+_REMOVE = """
+if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'seen') ~= ARGV[2] then return 0 end
+local pid = redis.call('HGET', KEYS[1], 'pid')
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+if pid then
+  local pk = 'fives:queue:player:' .. pid
+  if redis.call('GET', pk) == ARGV[1] then redis.call('DEL', pk) end
+end
+return 1
+"""
+
+# KEYS: the tickets' claim keys, then the tickets. ARGV: the claim, ttl. All or none.
+_CLAIM = """
+local n = #KEYS / 2
+for i = 1, n do
+  local t = KEYS[n + i]
+  if redis.call('EXISTS', KEYS[i]) == 1 or redis.call('EXISTS', t) == 0
+     or redis.call('HEXISTS', t, 'table') == 1 then return 0 end
+end
+for i = 1, n do redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2]) end
+return 1
+"""
+
+# KEYS: claim keys. ARGV: the claim. Only this claim's keys are deleted.
+_RELEASE = """
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 1
+"""
+
+# KEYS: leader. ARGV: this process, ttl. Renewed by its holder, else taken if free.
+_LEAD = """
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if cur then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+_RESIGN = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
+def _key(ticket_id: str) -> str:
+    return f"{PREFIX}t:{ticket_id}"
+
+
+def _claim_key(ticket_id: str) -> str:
+    return f"{PREFIX}claim:{ticket_id}"
+
+
+def _encode(ticket: Ticket, name: str) -> str:
+    """One field as Redis keeps it ('' for none: the field is absent)."""
+    value = getattr(ticket, name)
+    if name == "player":
+        return json.dumps(asdict(value), ensure_ascii=False)
+    if value is None:
+        return ""
+    if name == "offer":
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(value)  # read back exactly (a guard compares the text)
+    return str(value)
+
+
+#: every field of a new ticket ("pid" beside them: the scripts check whose it is)
+FIELDS = ("id", "player", "browser", "addr", "game", "players", "rated", "mu", "since", "seen",
+          "offer_at", "offer", "table", "token", "matched_at")
+
+
+def _decode(row: dict[str, str]) -> Ticket | None:
+    try:
+        return Ticket(
+            row["id"], StoredPlayer(**json.loads(row["player"])), row.get("browser") or None,
+            row["addr"], row["game"], int(row["players"]), row["rated"] == "1",
+            float(row["mu"]), float(row["since"]), float(row["seen"]), float(row["offer_at"]),
+            json.loads(row["offer"]) if row.get("offer") else None, row.get("table") or None,
+            row.get("token") or None,
+            float(row["matched_at"]) if row.get("matched_at") else None)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def _pairs(flat: list[str]) -> dict[str, str]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _texts(row: dict[Any, Any]) -> dict[str, str]:
+    """A hash as read (the client decodes: its typing allows bytes too)."""
+    return {str(k): str(v) for k, v in row.items()}
+
+
+@contextlib.contextmanager
+def _reaching() -> Iterator[None]:
+    """Redis unreachable: the queue's callers see :class:`ClusterDown` (a refusal, 503)."""
+    try:
+        yield
+    except RedisError as exc:
+        raise ClusterDown(f"the pairing queue cannot reach Redis: {exc}") from None
+
+
+class RedisBook:
+    """The queue's tickets in Redis, shared by every process. ``me``: this process's id;
+    ``lease``: seconds a leader is believed alive after it last renewed."""
+
+    def __init__(self, redis: Redis, me: str, lease: float = 3.0) -> None:
+        self.redis = redis
+        self.me = me
+        self.lease = lease
+        self._ttl = int(KEEP * 1000)
+        self._leading_until = 0.0  # monotonic: this process leads until then, if it renews
+        self._next_try = 0.0
+        script = redis.register_script
+        self._join, self._touch, self._write = script(_JOIN), script(_TOUCH), script(_WRITE)
+        self._offer, self._remove = script(_OFFER), script(_REMOVE)
+        self._claim, self._release = script(_CLAIM), script(_RELEASE)
+        self._lead, self._resign = script(_LEAD), script(_RESIGN)
+
+    def now(self) -> float:
+        return time.time()
+
+    async def add(self, ticket: Ticket) -> Ticket:
+        fields = [x for name in FIELDS if (v := _encode(ticket, name)) for x in (name, v)]
+        fields += ["pid", ticket.player.id]
+        for _ in range(3):  # the waiting ticket found may vanish before it is read: again
+            with _reaching():
+                kept = str(await self._join(
+                    keys=[f"{PREFIX}player:{ticket.player.id}", _key(ticket.id), IDS],
+                    args=[ticket.id, self._ttl, *fields]))
+                if kept == ticket.id:
+                    return ticket
+                found = _decode(_texts(await self.redis.hgetall(_key(kept))))
+            if found is not None and found.table is None:
+                return found
+        return ticket
+
+    async def get(self, ticket_id: str, player_id: str, now: float) -> Ticket | None:
+        with _reaching():
+            flat = await self._touch(keys=[_key(ticket_id)],
+                                     args=[ticket_id, self._ttl, player_id, repr(now)])
+        return _decode(_pairs(flat)) if flat else None
+
+    async def write(self, tickets: Sequence[Ticket], *names: str) -> None:
+        with _reaching():
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for ticket in tickets:
+                    pairs = [x for name in names for x in (name, _encode(ticket, name))]
+                    await self._write(keys=[_key(ticket.id)],
+                                      args=[ticket.id, self._ttl, *pairs], client=pipe)
+                await pipe.execute()
+
+    async def offer(self, ticket: Ticket, offer: dict[str, Any], offer_at: float) -> None:
+        with _reaching():
+            await self._offer(keys=[_key(ticket.id)],
+                              args=[ticket.id, self._ttl, repr(offer_at), json.dumps(offer)])
+
+    async def remove(self, ticket: Ticket, if_seen: float | None = None) -> None:
+        with _reaching():
+            await self._remove(keys=[_key(ticket.id), IDS],
+                               args=[ticket.id, "" if if_seen is None else repr(if_seen)])
+
+    async def tickets(self) -> list[Ticket]:
+        """Every ticket, read in one pipeline; the ids of tickets that lapsed are forgotten."""
+        with _reaching():
+            ids = sorted(str(i) for i in await self.redis.smembers(IDS))
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for ticket_id in ids:
+                    pipe.hgetall(_key(ticket_id))
+                rows = await pipe.execute() if ids else []
+            out, gone = [], []
+            for ticket_id, row in zip(ids, rows, strict=True):
+                ticket = _decode(_texts(row)) if row else None
+                if ticket is None:
+                    gone.append(ticket_id)
+                else:
+                    out.append(ticket)
+            if gone:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.srem(IDS, *gone)
+                    pipe.delete(*[_key(t) for t in gone])  # a damaged one goes as well
+                    await pipe.execute()
+        return out
+
+    async def claim(self, group: Sequence[Ticket]) -> str | None:
+        claim = f"{self.me}:{secrets.token_hex(6)}"
+        keys = [_claim_key(t.id) for t in group] + [_key(t.id) for t in group]
+        with _reaching():
+            got = await self._claim(keys=keys, args=[claim, int(CLAIM * 1000)])
+        return claim if got else None
+
+    async def release(self, group: Sequence[Ticket], claim: str) -> None:
+        with _reaching():
+            await self._release(keys=[_claim_key(t.id) for t in group], args=[claim])
+
+    async def lead(self) -> bool:
+        """Renewed (or tried for) four times a lease; in between, the last answer holds for
+        as long as it can (a lease renewed at ``sent`` lapses after ``sent + lease``)."""
+        now = time.monotonic()
+        if now < self._next_try:
+            return now < self._leading_until
+        self._next_try = now + self.lease / 4
+        with _reaching():
+            leads = await self._lead(keys=[LEADER], args=[self.me, int(self.lease * 1000)])
+        self._leading_until = now + self.lease if leads else 0.0
+        return bool(leads)
+
+    async def close(self) -> None:
+        """Let another process lead at once rather than after the lease."""
+        self._leading_until = 0.0
+        with contextlib.suppress(RedisError, OSError):
+            await self._resign(keys=[LEADER], args=[self.me])
