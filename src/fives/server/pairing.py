@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fives.server.cluster.remote import ClusterDown
 from fives.server.messages import ClientError
 from fives.server.tickets import STALE, Book, MemoryBook, Ticket, window
 from fives.store.players import StoredPlayer
@@ -135,7 +136,10 @@ class PairingQueue:
         if repr(exc) == what and now - when < QUIET:
             return
         self._failed = (repr(exc), now)
-        log.error("pairing failed; it goes on", exc_info=exc)
+        if isinstance(exc, ClusterDown):  # expected while Redis is away: no traceback
+            log.warning("pairing waits for Redis: %s", exc)
+        else:
+            log.error("pairing failed; it goes on", exc_info=exc)
 
     async def match_now(self) -> int:
         """One pass over every queue: make the tables it can, offer bots to those who waited
