@@ -16,7 +16,15 @@ import pytest
 from redis.asyncio import Redis
 
 from fives.server.cluster import ClusterDown
-from fives.server.cluster.queue import IDS, KEEP, LEADER, PREFIX, RedisBook
+from fives.server.cluster.queue import (
+    IDS,
+    KEEP,
+    LEADER,
+    PREFIX,
+    QUIET_PASS,
+    STIR,
+    RedisBook,
+)
 from fives.server.pairing import BOT_OFFER, STALE, PairingQueue, Ticket
 from server.test_pairing import SlowTables, Tables, mus, person, run
 from services import free_port
@@ -148,7 +156,7 @@ async def test_bots_are_offered_to_a_player_at_another_process_and_a_decline_hol
         read_at = offered.offer_at
         await other.decline(offered)
         # an offer the leader had made from what it read before the decline does not stick
-        await leader.book.offer(offered, {"level": "hard", "rating": 1740}, read_at)
+        await leader.book.offer([(offered, {"level": "hard", "rating": 1740}, read_at)])
         assert (await poll(other, ravi)).offer is None
         offered.offer_at -= BOT_OFFER + 1
         await other.book.write([offered], "offer_at")
@@ -193,20 +201,22 @@ async def test_accepting_bots_while_the_leader_groups_the_ticket_makes_one_table
 async def test_claims_are_all_or_none_and_one_wins(cluster_redis: str) -> None:
     async with redis_of(cluster_redis) as redis:
         one, two = process(redis, "one", Tables()), process(redis, "two", Tables())
-        a, b, c = [await join(one, name) for name in ("A", "B", "C")]
-        won = await asyncio.gather(one.book.claim([a, b]), two.book.claim([b, c]))
-        assert sum(claim is not None for claim in won) == 1
-        group, claim = ([a, b], won[0]) if won[0] is not None else ([b, c], won[1])
-        assert claim is not None and await two.book.claim([b]) is None
-        await two.book.release(group, "someone else's")  # only its holder lets a claim go
-        assert await two.book.claim([b]) is None
-        await one.book.release(group, claim)
-        assert await two.book.claim([b]) is not None
+        a, b, c, d = [await join(one, name) for name in ("A", "B", "C", "D")]
+        won = await asyncio.gather(one.book.claim([[a, b]]), two.book.claim([[b, c]]))
+        assert sum(claims[0] is not None for claims in won) == 1
+        group, claim = ([a, b], won[0][0]) if won[0][0] is not None else ([b, c], won[1][0])
+        assert claim is not None and await two.book.claim([[b]]) == [None]
+        await two.book.release([(group, "someone else's")])  # only its holder lets it go
+        assert await two.book.claim([[b]]) == [None]
+        await one.book.release([(group, claim)])
+        # in one pipeline, in order: the second group finds b claimed by the first
+        first, second, third = await two.book.claim([[b], [b, d], [d]])
+        assert first is not None and second is None and third is not None
         await one.leave(c)
-        assert await one.book.claim([c]) is None  # gone
+        assert await one.book.claim([[c]]) == [None]  # gone
         a.table = "t9"
         await one.book.write([a], "table")
-        assert await one.book.claim([a]) is None  # matched already
+        assert await one.book.claim([[a]]) == [None]  # matched already
 
 
 @run
@@ -241,6 +251,28 @@ async def test_when_the_leader_dies_another_process_leads(cluster_redis: str) ->
 
 
 @run
+async def test_a_leader_with_nothing_new_passes_once_a_second(cluster_redis: str) -> None:
+    async with redis_of(cluster_redis) as redis:
+        tables = Tables()
+        leader, other = process(redis, "leader", tables), process(redis, "other", tables)
+        assert await leader.book.due()
+        assert not await leader.book.due()  # nothing written since
+        asha = await join(other, "Asha")
+        assert await leader.book.due() and not await leader.book.due()
+        await poll(other, asha)  # a poll is no news
+        assert not await leader.book.due()
+        await asyncio.sleep(QUIET_PASS)
+        assert await leader.book.due()  # time alone: windows widen, offers fall due
+        ravi = await join(other, "Ravi")
+        assert await leader.book.due() and await leader.match_now() == 1
+        # a matched ticket is read for its page's polls only, and dropped once stale
+        ravi.seen -= STALE + 1
+        await other.book.write([ravi], "seen")
+        assert await leader.book.due() and await leader.match_now() == 0
+        assert [t.player.name for t in await leader.book.tickets()] == ["Asha"]
+
+
+@run
 async def test_leftovers_expire_and_stale_tickets_are_dropped(cluster_redis: str) -> None:
     async with redis_of(cluster_redis) as redis:
         leader, other = process(redis, "leader", Tables()), process(redis, "other", Tables())
@@ -248,8 +280,10 @@ async def test_leftovers_expire_and_stale_tickets_are_dropped(cluster_redis: str
         for key in (f"{PREFIX}t:{asha.id}", f"{PREFIX}player:{asha.player.id}"):
             assert 0 < await redis.pttl(key) <= KEEP * 1000
         await other.leave(asha)
-        assert await redis.keys(f"{PREFIX}*") == []
+        assert await redis.keys(f"{PREFIX}*") == [STIR]  # the count of changes, which lapses
+        assert 0 < await redis.pttl(STIR) <= KEEP * 1000
         ravi = await join(other, "Ravi")
+        assert await leader.match_now() == 0  # read whole once; after, only what changes
         ravi.seen -= STALE + 1  # its page was closed
         await other.book.write([ravi], "seen")
         dev = await join(other, "Dev", players=3)

@@ -36,8 +36,12 @@ log = logging.getLogger("fives.server")
 BOT_OFFER = 20.0
 #: how often the queue looks for matches
 TICK = 0.1
+#: groups claimed, seated and noted together (a round trip to Redis each, not each table's)
+BATCH = 50
 #: a failure of the matching that repeats is logged again only after this long
 QUIET = 30.0
+#: seconds stop() waits for the pass under way
+STOP_GRACE = 5.0
 
 
 #: makes a table for the matched tickets (seated in this order) and the bot levels of the
@@ -59,15 +63,23 @@ class PairingQueue:
     #: join-to-match delays of recent matches (seconds), for the benchmark
     delays: list[float] = field(default_factory=list)
     _failed: tuple[str, float] = ("", 0.0)  # the last failure logged, and when
+    _stopping: bool = False
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        """The loop ends after its pass; cancelled only if that pass hangs (cancelling a
+        Redis command half way once left redis-py's blocking pool waiting for ever)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            self._stopping = True
+            self._wake.set()
+            done, _ = await asyncio.wait({self._task}, timeout=STOP_GRACE)
+            if not done:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
         await self.book.close()
 
     def now(self) -> float:
@@ -111,19 +123,24 @@ class PairingQueue:
         if ticket.offer is None:
             raise ClientError("no_offer")
         level = str(ticket.offer["level"])
-        if await self._make([ticket], [level] * (ticket.players - 1)):
+        if await self._make([([ticket], [level] * (ticket.players - 1))]):
             return ticket
         return await self.book.get(ticket.id, ticket.player.id, self.now()) or ticket
 
     # -- matching --------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
+            # asyncio.timeout, not wait_for: wait_for swallows a cancellation that comes as
+            # the event is set (Python 3.11), and stop() would wait for ever
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), TICK)
+                async with asyncio.timeout(TICK):
+                    await self._wake.wait()
             self._wake.clear()
+            if self._stopping:
+                return
             try:
-                if await self.book.lead():
+                if await self.book.lead() and await self.book.due():
                     await self.match_now()
             except Exception as exc:
                 self._failure(exc)
@@ -151,14 +168,23 @@ class PairingQueue:
                 await self.book.remove(ticket, if_seen=ticket.seen)
             elif ticket.table is None:
                 buckets.setdefault(ticket.bucket, []).append(ticket)
+        groups: list[tuple[list[Ticket], list[str]]] = [
+            (group, []) for bucket, waiting in buckets.items()
+            for group in self._groups(waiting, bucket[1], now)]
         made = 0
-        for bucket, waiting in buckets.items():
-            for group in self._groups(waiting, bucket[1], now):
-                made += await self._make(group, [])
+        for start in range(0, len(groups), BATCH):
+            made += await self._make(groups[start:start + BATCH])
+        ratings: dict[str, dict[str, float]] = {}  # each game's bots, asked once a pass
+        offers = []
+        for waiting in buckets.values():
             for ticket in waiting:
                 if ticket.table is None and ticket.offer is None and now >= ticket.offer_at:
-                    offer_at = ticket.offer_at
-                    await self.book.offer(ticket, await self._bot_offer(ticket), offer_at)
+                    if ticket.game not in ratings:
+                        ratings[ticket.game] = await self.bot_ratings(ticket.game)
+                    offers.append((ticket, self._bot_offer(ticket, ratings[ticket.game]),
+                                   ticket.offer_at))
+        if offers:
+            await self.book.offer(offers)
         return made
 
     @staticmethod
@@ -190,31 +216,39 @@ class PairingQueue:
                 i += 1
         return groups
 
-    async def _make(self, group: list[Ticket], bots: list[str]) -> bool:
-        """Claim the group, seat it, and note its table on each ticket. False: another claim
-        (or a match, or a leave) came first, and nothing was made."""
-        claim = await self.book.claim(group)
-        if claim is None:
-            return False
+    async def _make(self, groups: list[tuple[list[Ticket], list[str]]]) -> int:
+        """Claim the groups (each with the bot levels of its remaining seats), seat those
+        claimed, and note their tables on the tickets: one claim, one write and one release
+        for them all. A group another claim (a match, a leave) came first to is left be. The
+        number of tables made."""
+        claims = await self.book.claim([group for group, _ in groups])
+        taken = [(group, bots, claim) for (group, bots), claim in zip(groups, claims, strict=True)
+                 if claim is not None]
+        seated: list[tuple[list[Ticket], str]] = []
         try:
-            table_id, tokens = await self.seat(group, bots)
-        except BaseException:
-            await self.book.release(group, claim)
-            raise
-        now = self.now()
-        for ticket, token in zip(group, tokens, strict=True):
-            ticket.table, ticket.token, ticket.matched_at = table_id, token, now
-            ticket.seen = now
-            self.delays.append(now - ticket.since)
-        del self.delays[:-5000]
-        await self.book.write(group, "table", "token", "matched_at", "seen")
-        # released once the table is written (a later claim finds it and fails); if writing
-        # failed the claim is kept until it lapses, so the group is not seated again at once
-        await self.book.release(group, claim)
-        return True
+            for group, bots, claim in taken:
+                table_id, tokens = await self.seat(group, bots)
+                now = self.now()
+                for ticket, token in zip(group, tokens, strict=True):
+                    ticket.table, ticket.token, ticket.matched_at = table_id, token, now
+                    ticket.seen = now
+                    self.delays.append(now - ticket.since)
+                seated.append((group, claim))
+        finally:  # a seating that failed: the groups not seated are let go for the next pass
+            del self.delays[:-5000]
+            if len(seated) < len(taken):
+                await self.book.release([(g, c) for g, _, c in taken[len(seated):]])
+            if seated:
+                await self.book.write([t for group, _ in seated for t in group],
+                                      "table", "token", "matched_at", "seen")
+                # released once the tables are written (a later claim finds them and fails);
+                # if writing failed the claims are kept until they lapse, so that the groups
+                # are not seated again at once
+                await self.book.release(seated)
+        return len(seated)
 
-    async def _bot_offer(self, ticket: Ticket) -> dict[str, Any]:
+    @staticmethod
+    def _bot_offer(ticket: Ticket, ratings: dict[str, float]) -> dict[str, Any]:
         """The level whose rating in the ticket's game is nearest the player's."""
-        ratings = await self.bot_ratings(ticket.game)
         level = min(ratings, key=lambda lv: abs(ratings[lv] - ticket.mu))
         return {"level": level, "rating": round(ratings[level] * 60)}

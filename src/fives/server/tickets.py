@@ -86,9 +86,9 @@ class Book(Protocol):
         fields stays); a ticket no longer kept is not brought back."""
         ...
 
-    async def offer(self, ticket: Ticket, offer: dict[str, Any], offer_at: float) -> None:
-        """Store the bots' offer, unless the ticket was matched or its offer time changed
-        since ``offer_at`` was read (a decline meanwhile)."""
+    async def offer(self, offers: Sequence[tuple[Ticket, dict[str, Any], float]]) -> None:
+        """Store each (ticket, bots' offer, offer time as read), unless the ticket was matched
+        or its offer time changed since it was read (a decline meanwhile)."""
         ...
 
     async def remove(self, ticket: Ticket, if_seen: float | None = None) -> None:
@@ -99,17 +99,22 @@ class Book(Protocol):
         """Every ticket kept."""
         ...
 
-    async def claim(self, group: Sequence[Ticket]) -> str | None:
-        """Claim every ticket of the group for seating, all or none: none when one of them is
-        claimed already, matched or gone. The claim's id (for :meth:`release`), or None."""
+    async def claim(self, groups: Sequence[Sequence[Ticket]]) -> list[str | None]:
+        """Claim each group's tickets for seating, in order, each group all or none: none
+        when one of them is claimed already, matched or gone. Each claim's id (for
+        :meth:`release`), or None."""
         ...
 
-    async def release(self, group: Sequence[Ticket], claim: str) -> None:
-        """Let go of the group's claim."""
+    async def release(self, claims: Sequence[tuple[Sequence[Ticket], str]]) -> None:
+        """Let go of these (group, claim)."""
         ...
 
     async def lead(self) -> bool:
         """Whether this process runs the matching now (one process at a time)."""
+        ...
+
+    async def due(self) -> bool:
+        """Whether the leader's next pass may find anything new (else it waits a tick)."""
         ...
 
     async def close(self) -> None:
@@ -147,9 +152,10 @@ class MemoryBook:
     async def write(self, tickets: Sequence[Ticket], *names: str) -> None:
         return None  # the tickets handed out are the ones kept
 
-    async def offer(self, ticket: Ticket, offer: dict[str, Any], offer_at: float) -> None:
-        if ticket.table is None and ticket.offer_at == offer_at:
-            ticket.offer = offer
+    async def offer(self, offers: Sequence[tuple[Ticket, dict[str, Any], float]]) -> None:
+        for ticket, offer, offer_at in offers:
+            if ticket.table is None and ticket.offer_at == offer_at:
+                ticket.offer = offer
 
     async def remove(self, ticket: Ticket, if_seen: float | None = None) -> None:
         kept = self.kept.get(ticket.id)
@@ -162,7 +168,10 @@ class MemoryBook:
     async def tickets(self) -> list[Ticket]:
         return list(self.kept.values())
 
-    async def claim(self, group: Sequence[Ticket]) -> str | None:
+    async def claim(self, groups: Sequence[Sequence[Ticket]]) -> list[str | None]:
+        return [self._claim(group) for group in groups]
+
+    def _claim(self, group: Sequence[Ticket]) -> str | None:
         for ticket in group:
             kept = self.kept.get(ticket.id)
             if kept is None or kept.table is not None or ticket.id in self._claims:
@@ -172,13 +181,17 @@ class MemoryBook:
             self._claims[ticket.id] = claim
         return claim
 
-    async def release(self, group: Sequence[Ticket], claim: str) -> None:
-        for ticket in group:
-            if self._claims.get(ticket.id) == claim:
-                del self._claims[ticket.id]
+    async def release(self, claims: Sequence[tuple[Sequence[Ticket], str]]) -> None:
+        for group, claim in claims:
+            for ticket in group:
+                if self._claims.get(ticket.id) == claim:
+                    del self._claims[ticket.id]
 
     async def lead(self) -> bool:
         return True
+
+    async def due(self) -> bool:
+        return True  # a pass in memory costs next to nothing: one every tick
 
     async def close(self) -> None:
         return None

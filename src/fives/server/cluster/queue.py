@@ -29,7 +29,7 @@ import json
 import secrets
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from redis.asyncio import Redis
@@ -44,6 +44,10 @@ __all__ = ["CLAIM", "KEEP", "PREFIX", "RedisBook"]
 PREFIX = "fives:queue:"
 IDS = PREFIX + "ids"
 LEADER = PREFIX + "leader"
+STIR = PREFIX + "stir"
+#: seconds between the leader's passes when nothing was written (windows widen, offers and
+#: staleness come with time: a second late at most)
+QUIET_PASS = 1.0
 #: seconds a ticket's keys outlive its last write (the leader drops it after STALE)
 KEEP = 2 * STALE
 #: seconds a claim is held at most (seating a table takes milliseconds)
@@ -61,9 +65,17 @@ local function refresh(key, id, ttl)
 end
 """
 
+# Count a change the leader's next pass should see (see RedisBook.due).
+_STIR = """
+local function stir(ttl)
+  redis.call('INCR', 'fives:queue:stir')
+  redis.call('PEXPIRE', 'fives:queue:stir', ttl)
+end
+"""
+
 # KEYS: player key, ticket key, ids. ARGV: id, ttl, then the ticket's fields and values.
 # The player's waiting ticket if they have one, else this one, kept; the id kept.
-_JOIN = """
+_JOIN = _STIR + """
 local held = redis.call('GET', KEYS[1])
 if held then
   local key = 'fives:queue:t:' .. held
@@ -75,6 +87,7 @@ redis.call('HSET', KEYS[2], unpack(ARGV, 3))
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+stir(ARGV[2])
 return ARGV[1]
 """
 
@@ -87,13 +100,14 @@ return redis.call('HGETALL', KEYS[1])
 """
 
 # KEYS: ticket. ARGV: id, ttl, then fields and values ('': the field is deleted).
-_WRITE = _REFRESH + """
+_WRITE = _REFRESH + _STIR + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for i = 3, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i])
   else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 refresh(KEYS[1], ARGV[1], ARGV[2])
+stir(ARGV[2])
 return 1
 """
 
@@ -107,8 +121,8 @@ refresh(KEYS[1], ARGV[1], ARGV[2])
 return 1
 """
 
-# KEYS: ticket, ids. ARGV: id, the seen it must still hold ('': any).
-_REMOVE = """
+# KEYS: ticket, ids. ARGV: id, the seen it must still hold ('': any), ttl.
+_REMOVE = _STIR + """
 if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'seen') ~= ARGV[2] then return 0 end
 local pid = redis.call('HGET', KEYS[1], 'pid')
 redis.call('DEL', KEYS[1])
@@ -117,6 +131,7 @@ if pid then
   local pk = 'fives:queue:player:' .. pid
   if redis.call('GET', pk) == ARGV[1] then redis.call('DEL', pk) end
 end
+stir(ARGV[3])
 return 1
 """
 
@@ -197,6 +212,31 @@ def _decode(row: dict[str, str]) -> Ticket | None:
         return None
 
 
+#: the fields that change once a ticket is kept (the others are read once)
+CHANGING = ("since", "seen", "offer_at", "offer", "table", "token", "matched_at")
+
+
+def _to_read(before: Ticket | None) -> tuple[str, ...]:
+    """What a pass reads of a ticket, given what the last pass read of it."""
+    if before is None:
+        return FIELDS
+    return ("seen",) if before.table is not None else CHANGING
+
+
+def _changed(before: Ticket, values: list[str | None]) -> Ticket | None:
+    """``before`` with the fields that change as Redis has them now (None: gone)."""
+    since, seen, offer_at, offer, table, token, matched_at = values
+    if since is None or seen is None or offer_at is None:
+        return None
+    try:
+        return replace(before, since=float(since), seen=float(seen), offer_at=float(offer_at),
+                       offer=json.loads(offer) if offer else None, table=table or None,
+                       token=token or None,
+                       matched_at=float(matched_at) if matched_at else None)
+    except (ValueError, TypeError):
+        return None
+
+
 def _pairs(flat: list[str]) -> dict[str, str]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
@@ -224,6 +264,9 @@ class RedisBook:
         self.me = me
         self.lease = lease
         self._ttl = int(KEEP * 1000)
+        self._known: dict[str, Ticket] = {}  # the tickets read by the last pass
+        self._stir: str | None = None  # the count of writes the last pass saw, and when
+        self._passed = 0.0
         self._leading_until = 0.0  # monotonic: this process leads until then, if it renews
         self._next_try = 0.0
         script = redis.register_script
@@ -265,31 +308,46 @@ class RedisBook:
                                       args=[ticket.id, self._ttl, *pairs], client=pipe)
                 await pipe.execute()
 
-    async def offer(self, ticket: Ticket, offer: dict[str, Any], offer_at: float) -> None:
+    async def offer(self, offers: Sequence[tuple[Ticket, dict[str, Any], float]]) -> None:
         with _reaching():
-            await self._offer(keys=[_key(ticket.id)],
-                              args=[ticket.id, self._ttl, repr(offer_at), json.dumps(offer)])
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for ticket, offer, offer_at in offers:
+                    await self._offer(keys=[_key(ticket.id)], client=pipe, args=[
+                        ticket.id, self._ttl, repr(offer_at), json.dumps(offer)])
+                await pipe.execute()
 
     async def remove(self, ticket: Ticket, if_seen: float | None = None) -> None:
         with _reaching():
             await self._remove(keys=[_key(ticket.id), IDS],
-                               args=[ticket.id, "" if if_seen is None else repr(if_seen)])
+                               args=[ticket.id, "" if if_seen is None else repr(if_seen),
+                                     self._ttl])
 
     async def tickets(self) -> list[Ticket]:
-        """Every ticket, read in one pipeline; the ids of tickets that lapsed are forgotten."""
+        """Every ticket, read in one pipeline: of a ticket read before, only the fields that
+        change (a tenth of the text to parse, a pass ten times a second); the ids of tickets
+        that lapsed are forgotten."""
         with _reaching():
             ids = sorted(str(i) for i in await self.redis.smembers(IDS))
             async with self.redis.pipeline(transaction=False) as pipe:
                 for ticket_id in ids:
-                    pipe.hgetall(_key(ticket_id))
+                    # values without their names: half the text of HGETALL to parse
+                    pipe.hmget(_key(ticket_id), _to_read(self._known.get(ticket_id)))
                 rows = await pipe.execute() if ids else []
-            out, gone = [], []
+            out, gone, known = [], [], {}
             for ticket_id, row in zip(ids, rows, strict=True):
-                ticket = _decode(_texts(row)) if row else None
+                before = self._known.get(ticket_id)
+                if before is None:
+                    ticket = _decode({k: v for k, v in zip(FIELDS, row, strict=True) if v})
+                elif before.table is not None:  # matched: only its page's polls change it
+                    ticket = replace(before, seen=float(row[0])) if row[0] else None
+                else:
+                    ticket = _changed(before, row)
                 if ticket is None:
                     gone.append(ticket_id)
                 else:
                     out.append(ticket)
+                    known[ticket_id] = ticket
+            self._known = known
             if gone:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.srem(IDS, *gone)
@@ -297,16 +355,24 @@ class RedisBook:
                     await pipe.execute()
         return out
 
-    async def claim(self, group: Sequence[Ticket]) -> str | None:
-        claim = f"{self.me}:{secrets.token_hex(6)}"
-        keys = [_claim_key(t.id) for t in group] + [_key(t.id) for t in group]
+    async def claim(self, groups: Sequence[Sequence[Ticket]]) -> list[str | None]:
+        """Each group's claim is a script of its own, run in order in one pipeline."""
+        claims = [f"{self.me}:{secrets.token_hex(6)}" for _ in groups]
         with _reaching():
-            got = await self._claim(keys=keys, args=[claim, int(CLAIM * 1000)])
-        return claim if got else None
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for group, claim in zip(groups, claims, strict=True):
+                    keys = [_claim_key(t.id) for t in group] + [_key(t.id) for t in group]
+                    await self._claim(keys=keys, args=[claim, int(CLAIM * 1000)], client=pipe)
+                got = await pipe.execute()
+        return [claim if ok else None for claim, ok in zip(claims, got, strict=True)]
 
-    async def release(self, group: Sequence[Ticket], claim: str) -> None:
+    async def release(self, claims: Sequence[tuple[Sequence[Ticket], str]]) -> None:
         with _reaching():
-            await self._release(keys=[_claim_key(t.id) for t in group], args=[claim])
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for group, claim in claims:
+                    await self._release(keys=[_claim_key(t.id) for t in group], args=[claim],
+                                        client=pipe)
+                await pipe.execute()
 
     async def lead(self) -> bool:
         """Renewed (or tried for) four times a lease; in between, the last answer holds for
@@ -319,6 +385,18 @@ class RedisBook:
             leads = await self._lead(keys=[LEADER], args=[self.me, int(self.lease * 1000)])
         self._leading_until = now + self.lease if leads else 0.0
         return bool(leads)
+
+    async def due(self) -> bool:
+        """A pass is due when a join, a write or a leave was counted since the last, or
+        :data:`QUIET_PASS` went by: a leader with nothing new reads one key a tick, not every
+        ticket."""
+        now = time.monotonic()
+        with _reaching():
+            stir = await self.redis.get(STIR)
+        if stir == self._stir and now - self._passed < QUIET_PASS:
+            return False
+        self._stir, self._passed = (str(stir) if stir is not None else None), now
+        return True
 
     async def close(self) -> None:
         """Let another process lead at once rather than after the lease."""
