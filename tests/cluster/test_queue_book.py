@@ -273,6 +273,19 @@ async def test_a_leader_with_nothing_new_passes_once_a_second(cluster_redis: str
 
 
 @run
+async def test_a_table_the_matcher_could_not_write_is_not_believed_by_its_next_pass(
+        cluster_redis: str) -> None:
+    async with redis_of(cluster_redis) as redis:
+        leader, other = process(redis, "leader", Tables()), process(redis, "other", Tables())
+        asha = await join(other, "Asha")
+        for _ in range(2):  # read whole, then only what changes
+            (read,) = await leader.book.tickets()
+            read.table = "phantom"  # seated, then writing it failed (Redis away a moment)
+        (again,) = await leader.book.tickets()
+        assert again.table is None and again.id == asha.id
+
+
+@run
 async def test_leftovers_expire_and_stale_tickets_are_dropped(cluster_redis: str) -> None:
     async with redis_of(cluster_redis) as redis:
         leader, other = process(redis, "leader", Tables()), process(redis, "other", Tables())

@@ -74,13 +74,13 @@ end
 """
 
 # KEYS: player key, ticket key, ids. ARGV: id, ttl, then the ticket's fields and values.
-# The player's waiting ticket if they have one, else this one, kept; the id kept.
+# The player's waiting ticket if they have one (the whole hash), else this one, kept (its id).
 _JOIN = _STIR + """
 local held = redis.call('GET', KEYS[1])
 if held then
   local key = 'fives:queue:t:' .. held
   if redis.call('EXISTS', key) == 1 and redis.call('HEXISTS', key, 'table') == 0 then
-    return held
+    return redis.call('HGETALL', key)
   end
 end
 redis.call('HSET', KEYS[2], unpack(ARGV, 3))
@@ -241,11 +241,6 @@ def _pairs(flat: list[str]) -> dict[str, str]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
-def _texts(row: dict[Any, Any]) -> dict[str, str]:
-    """A hash as read (the client decodes: its typing allows bytes too)."""
-    return {str(k): str(v) for k, v in row.items()}
-
-
 @contextlib.contextmanager
 def _reaching() -> Iterator[None]:
     """Redis unreachable: the queue's callers see :class:`ClusterDown` (a refusal, 503)."""
@@ -281,17 +276,16 @@ class RedisBook:
     async def add(self, ticket: Ticket) -> Ticket:
         fields = [x for name in FIELDS if (v := _encode(ticket, name)) for x in (name, v)]
         fields += ["pid", ticket.player.id]
-        for _ in range(3):  # the waiting ticket found may vanish before it is read: again
-            with _reaching():
-                kept = str(await self._join(
-                    keys=[f"{PREFIX}player:{ticket.player.id}", _key(ticket.id), IDS],
-                    args=[ticket.id, self._ttl, *fields]))
-                if kept == ticket.id:
-                    return ticket
-                found = _decode(_texts(await self.redis.hgetall(_key(kept))))
-            if found is not None and found.table is None:
-                return found
-        return ticket
+        with _reaching():
+            kept = await self._join(
+                keys=[f"{PREFIX}player:{ticket.player.id}", _key(ticket.id), IDS],
+                args=[ticket.id, self._ttl, *fields])
+        if not isinstance(kept, list):
+            return ticket
+        found = _decode(_pairs(kept))  # their waiting ticket, read by the same script
+        if found is None:
+            raise ClusterDown(f"a damaged ticket in Redis, {ticket.player.id}'s")
+        return found
 
     async def get(self, ticket_id: str, player_id: str, now: float) -> Ticket | None:
         with _reaching():
@@ -344,9 +338,9 @@ class RedisBook:
                     ticket = _changed(before, row)
                 if ticket is None:
                     gone.append(ticket_id)
-                else:
+                else:  # the matcher changes what it is handed: the copy kept is as read
                     out.append(ticket)
-                    known[ticket_id] = ticket
+                    known[ticket_id] = replace(ticket)
             self._known = known
             if gone:
                 async with self.redis.pipeline(transaction=False) as pipe:
