@@ -131,8 +131,8 @@ class PairingQueue:
 
     async def _run(self) -> None:
         while not self._stopping:
-            # asyncio.timeout, not wait_for: wait_for swallows a cancellation that comes as
-            # the event is set (Python 3.11), and stop() would wait for ever
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for may swallow a cancel
+            # that comes as the event is set, and the loop would go on
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(TICK):
                     await self._wake.wait()

@@ -17,7 +17,9 @@ Redis keys (all under ``fives:queue:``):
   ticket of it is claimed, matched or gone: a player accepting bots at one process while the
   leader groups them with someone gets one table, never two. A claim is let go once the
   table is noted on the tickets, or when seating failed; one left behind lapses
-  (:data:`CLAIM`).
+  (:data:`CLAIM`);
+- ``stir``: a count of joins, writes and leaves, so that a leader with nothing new to match
+  reads one key a tick rather than every ticket (:meth:`RedisBook.due`).
 
 Times are wall-clock (``time.time()``): a ticket's ``since`` is read by other processes.
 """
@@ -317,9 +319,10 @@ class RedisBook:
                                      self._ttl])
 
     async def tickets(self) -> list[Ticket]:
-        """Every ticket, read in one pipeline: of a ticket read before, only the fields that
-        change (a tenth of the text to parse, a pass ten times a second); the ids of tickets
-        that lapsed are forgotten."""
+        """Every ticket, read in one pipeline: a new one whole, one read before only in the
+        fields that change (of a matched one only ``seen``), so that a pass over a thousand
+        tickets parses a few thousand short strings; the ids of tickets that lapsed are
+        forgotten."""
         with _reaching():
             ids = sorted(str(i) for i in await self.redis.smembers(IDS))
             async with self.redis.pipeline(transaction=False) as pipe:
