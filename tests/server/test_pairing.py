@@ -1,17 +1,22 @@
 """Quick pairing (issue 17): a queue per game, player count and kind, matched by rating within
 a window that widens with the wait; bots of the nearest rating offered after 20 s (declined:
 the player keeps waiting); one person or browser never paired with itself; and through HTTP,
-two identities queued are seated at one table."""
+two identities queued are seated at one table. These run on the in-memory book (one server);
+tests/cluster/test_queue_book.py runs the same matcher on Redis."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from fives.server.pairing import BOT_OFFER, PairingQueue, Ticket, window
+from fives.server.tickets import MemoryBook
 from fives.store.players import StoredPlayer
 
 from .harness import SeatClient
@@ -41,119 +46,181 @@ def queue_of(tables: Tables) -> PairingQueue:
     return PairingQueue(tables.seat, mus)
 
 
-def join(q: PairingQueue, name: str, mu: float, players: int = 2, browser: str | None = None,
-         waited: float = 0.0, rated: bool = True) -> Ticket:
-    ticket = q.join(person(name), browser or f"b-{name}", "1.2.3.4", "block", players, rated, mu)
-    ticket.since -= waited
+def run(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """An async test, run in a loop of its own."""
+    @functools.wraps(test)
+    def sync(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return sync
+
+
+async def join(q: PairingQueue, name: str, mu: float, players: int = 2,
+               browser: str | None = None, waited: float = 0.0, rated: bool = True) -> Ticket:
+    ticket = await q.join(person(name), browser or f"b-{name}", "1.2.3.4", "block", players,
+                          rated, mu)
+    ticket.since -= waited  # the in-memory book keeps the very ticket handed out
     ticket.offer_at -= waited
     return ticket
 
 
-def test_close_ratings_are_paired_at_once() -> None:
+@run
+async def test_close_ratings_are_paired_at_once() -> None:
     tables = Tables()
     q = queue_of(tables)
-    a, b = join(q, "Asha", 25.0), join(q, "Ravi", 26.0)
-    assert asyncio.run(q.match_now()) == 1
+    a, b = await join(q, "Asha", 25.0), await join(q, "Ravi", 26.0)
+    assert await q.match_now() == 1
     assert a.table == b.table == "t1" and a.token != b.token
-    assert q.get(a.id, a.player).status(0)["state"] == "matched"
+    assert (await q.get(a.id, a.player)).status(0)["state"] == "matched"
 
 
-def test_the_window_widens_until_distant_ratings_meet() -> None:
+@run
+async def test_the_window_widens_until_distant_ratings_meet() -> None:
     tables = Tables()
     q = queue_of(tables)
-    a, b = join(q, "Asha", 20.0), join(q, "Ravi", 30.0)
-    assert asyncio.run(q.match_now()) == 0 and a.table is None
+    a, b = await join(q, "Asha", 20.0), await join(q, "Ravi", 30.0)
+    assert await q.match_now() == 0 and a.table is None
     for t in (a, b):
         t.since -= 16.0  # the window is now wider than their distance
     assert window(17.0) > 10.0 > window(0.0)
-    assert asyncio.run(q.match_now()) == 1 and a.table == b.table
+    assert await q.match_now() == 1 and a.table == b.table
 
 
-def test_only_the_nearest_are_paired_and_the_rest_wait() -> None:
+@run
+async def test_only_the_nearest_are_paired_and_the_rest_wait() -> None:
     tables = Tables()
     q = queue_of(tables)
     for name, mu in [("A", 10.0), ("B", 25.0), ("C", 25.5), ("D", 40.0)]:
-        join(q, name, mu)
-    asyncio.run(q.match_now())
+        await join(q, name, mu)
+    await q.match_now()
     assert tables.made == [(["B", "C"], [])]
 
 
-def test_queues_are_per_game_players_and_kind() -> None:
+@run
+async def test_queues_are_per_game_players_and_kind() -> None:
     tables = Tables()
     q = queue_of(tables)
-    join(q, "A", 25.0, players=2)
-    join(q, "B", 25.0, players=3)
-    join(q, "C", 25.0, rated=False)
-    assert asyncio.run(q.match_now()) == 0
-    join(q, "D", 25.0, players=3)
-    join(q, "E", 25.0, players=3)
-    asyncio.run(q.match_now())
+    await join(q, "A", 25.0, players=2)
+    await join(q, "B", 25.0, players=3)
+    await join(q, "C", 25.0, rated=False)
+    assert await q.match_now() == 0
+    await join(q, "D", 25.0, players=3)
+    await join(q, "E", 25.0, players=3)
+    await q.match_now()
     assert tables.made == [(["B", "D", "E"], [])]
 
 
-def test_one_browser_is_never_paired_with_itself() -> None:
+@run
+async def test_one_browser_is_never_paired_with_itself() -> None:
     tables = Tables()
     q = queue_of(tables)
-    join(q, "Asha", 25.0, browser="same")
-    join(q, "Alter", 25.0, browser="same")
-    assert asyncio.run(q.match_now()) == 0
-    join(q, "Ravi", 25.0)
-    asyncio.run(q.match_now())
+    await join(q, "Asha", 25.0, browser="same")
+    await join(q, "Alter", 25.0, browser="same")
+    assert await q.match_now() == 0
+    await join(q, "Ravi", 25.0)
+    await q.match_now()
     assert len(tables.made) == 1 and "Ravi" in tables.made[0][0]
 
 
-def test_joining_twice_keeps_one_ticket() -> None:
+@run
+async def test_joining_twice_keeps_one_ticket() -> None:
     q = queue_of(Tables())
-    assert join(q, "Asha", 25.0).id == join(q, "Asha", 25.0).id
-    assert len(q.tickets) == 1
+    assert (await join(q, "Asha", 25.0)).id == (await join(q, "Asha", 25.0)).id
+    assert len(await q.book.tickets()) == 1
 
 
-def test_after_20_seconds_bots_of_the_nearest_rating_are_offered() -> None:
+@run
+async def test_after_20_seconds_bots_of_the_nearest_rating_are_offered() -> None:
     tables = Tables()
     q = queue_of(tables)
-    early = join(q, "Asha", 21.0, waited=BOT_OFFER - 1)
-    asyncio.run(q.match_now())
+    early = await join(q, "Asha", 21.0, waited=BOT_OFFER - 1)
+    await q.match_now()
     assert early.offer is None
-    late = join(q, "Ravi", 21.0, players=3, waited=BOT_OFFER + 1)
-    asyncio.run(q.match_now())
+    late = await join(q, "Ravi", 21.0, players=3, waited=BOT_OFFER + 1)
+    await q.match_now()
     assert late.offer == {"level": "easy", "rating": 1200}
-    asyncio.run(q.accept(late))
+    await q.accept(late)
     assert tables.made == [(["Ravi"], ["easy", "easy"])] and late.table == "t1"
 
 
-def test_declining_the_bots_keeps_the_player_waiting() -> None:
+@run
+async def test_declining_the_bots_keeps_the_player_waiting() -> None:
     tables = Tables()
     q = queue_of(tables)
-    ticket = join(q, "Asha", 30.0, waited=BOT_OFFER + 1)
-    asyncio.run(q.match_now())
+    ticket = await join(q, "Asha", 30.0, waited=BOT_OFFER + 1)
+    await q.match_now()
     assert ticket.offer is not None
-    q.decline(ticket)
-    asyncio.run(q.match_now())
+    await q.decline(ticket)
+    await q.match_now()
     assert ticket.offer is None and ticket.table is None and tables.made == []
-    join(q, "Ravi", 30.0)
-    asyncio.run(q.match_now())
+    await join(q, "Ravi", 30.0)
+    await q.match_now()
     assert ticket.table == "t1"
 
 
-def test_a_ticket_is_its_players_alone() -> None:
+@run
+async def test_a_ticket_is_its_players_alone() -> None:
     q = queue_of(Tables())
-    ticket = join(q, "Asha", 25.0)
+    ticket = await join(q, "Asha", 25.0)
     try:
-        q.get(ticket.id, person("Ravi"))
+        await q.get(ticket.id, person("Ravi"))
     except Exception as exc:
         assert getattr(exc, "code", None) == "not_found"
     else:
         raise AssertionError("another player read the ticket")
 
 
-def test_a_thousand_players_queueing_at_once_are_all_paired_in_one_pass() -> None:
+@run
+async def test_a_thousand_players_queueing_at_once_are_all_paired_in_one_pass() -> None:
     # the time it takes is measured by bench/pairing.py (docs/players.md), not here
     tables = Tables()
     q = queue_of(tables)
     rng = random.Random(7)
-    tickets = [join(q, f"P{i}", rng.gauss(25.0, 0.5)) for i in range(1000)]
-    assert asyncio.run(q.match_now()) == 500
+    tickets = [await join(q, f"P{i}", rng.gauss(25.0, 0.5)) for i in range(1000)]
+    assert await q.match_now() == 500
     assert all(t.table is not None for t in tickets)
+
+
+class SlowTables(Tables):
+    """Seating that takes a while: the time another hand may reach for the same ticket."""
+
+    async def seat(self, group: list[Ticket], bots: list[str]) -> tuple[str, list[str]]:
+        await asyncio.sleep(0.01)
+        return await super().seat(group, bots)
+
+
+@run
+async def test_accepting_bots_while_the_matcher_groups_the_ticket_makes_one_table() -> None:
+    for first in ("accept", "match"):
+        tables = SlowTables()
+        q = queue_of(tables)
+        asha = await join(q, "Asha", 25.0, waited=BOT_OFFER + 1)
+        await q.match_now()  # alone: offered bots
+        assert asha.offer is not None
+        ravi = await join(q, "Ravi", 25.0)
+        hands = [q.accept(asha), q.match_now()]
+        await asyncio.gather(*(hands if first == "accept" else hands[::-1]))
+        assert len(tables.made) == 1, tables.made
+        assert asha.table == "t1" and (ravi.table == "t1") == (len(tables.made[0][0]) == 2)
+
+
+@run
+async def test_a_seating_that_fails_lets_the_group_go_for_the_next_pass() -> None:
+    tables = Tables()
+    refuse = [True]
+
+    async def seat(group: list[Ticket], bots: list[str]) -> tuple[str, list[str]]:
+        if refuse.pop():
+            raise RuntimeError("the server is full")
+        return await tables.seat(group, bots)
+
+    q = PairingQueue(seat, mus, book=MemoryBook())
+    a, b = await join(q, "Asha", 25.0), await join(q, "Ravi", 25.0)
+    with pytest.raises(RuntimeError):
+        await q.match_now()
+    assert a.table is None and b.table is None
+    refuse.append(False)
+    assert await q.match_now() == 1 and a.table == b.table == "t1"
 
 
 def test_two_identities_queued_over_http_sit_at_one_table(server: str) -> None:

@@ -46,6 +46,7 @@ from fives.server.replay import replay_frames
 from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
 from fives.server.table import Table
+from fives.server.tickets import Book, MemoryBook
 from fives.server.webio import addr_of as _addr
 from fives.server.webio import json_body as _json_body
 from fives.server.webio import lang_of as _lang
@@ -110,8 +111,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if cluster is not None:
             await cluster.start(manager)
         await manager.startup()
+        book: Book = MemoryBook()
+        if cluster is not None:  # one queue for every process
+            from fives.server.cluster.queue import RedisBook
+
+            book = RedisBook(cluster.redis, cluster.id, settings.lease)
         queue = PairingQueue(manager.create_paired, lambda game: bot_mus(store, game),
-                             settings.bot_offer)
+                             settings.bot_offer, book)
         state["queue"] = queue
         queue.start()
         gauges = asyncio.get_running_loop().create_task(_gauges(manager))

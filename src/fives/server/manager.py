@@ -18,10 +18,10 @@ from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
 from fives.server.online_bots import OnlineBots, Unreachable, is_outside
-from fives.server.pairing import Ticket
 from fives.server.ratings import bot_player, match_rows, rating_step
 from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
+from fives.server.tickets import Ticket
 from fives.store.base import DamagedRow, Store, StoreError
 from fives.store.players import NameTaken, StoredPlayer
 

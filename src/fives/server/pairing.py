@@ -3,9 +3,13 @@ within a window that widens the longer a player waits. After :data:`BOT_OFFER` s
 a match the player is offered the remaining seats filled by the bot level of the nearest
 rating; they may accept, or decline and keep waiting (offered again after as long).
 
-The queue lives in one process (its memory): in a cluster each process pairs the players
-queued with it (docs/players.md says how to route the queue to one process). Two tickets of
-one person or of one browser are never paired together.
+:class:`PairingQueue` is the one matcher; its tickets are kept in a book
+(:mod:`fives.server.tickets`): this process's memory for one server, Redis for a cluster
+(:mod:`fives.server.cluster.queue`), where any process takes a join, a poll, a decline, an
+accept or a leave, and one process at a time (the book's leader) matches every ticket. A
+group is claimed in the book before it is seated, so a ticket the leader groups while its
+player accepts bots elsewhere is seated once. Two tickets of one person or of one browser are
+never paired together.
 """
 
 from __future__ import annotations
@@ -19,58 +23,25 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fives.server.cluster.remote import ClusterDown
 from fives.server.messages import ClientError
+from fives.server.tickets import STALE, Book, MemoryBook, Ticket, window
 from fives.store.players import StoredPlayer
 
-__all__ = ["BOT_OFFER", "PairingQueue", "Ticket", "window"]
+__all__ = ["BOT_OFFER", "STALE", "PairingQueue", "Ticket", "window"]
 
 log = logging.getLogger("fives.server")
 
 #: seconds without a match before bots are offered
 BOT_OFFER = 20.0
-#: the rating window (in OpenSkill's mu; shown ratings are 60 times as large): its start,
-#: how fast it widens each second, and its widest
-WINDOW_START, WINDOW_GROWTH, WINDOW_MAX = 2.0, 0.5, 25.0
-#: a ticket nobody asks about for this long is dropped (its page was closed)
-STALE = 30.0
 #: how often the queue looks for matches
 TICK = 0.1
-
-
-def window(waited: float) -> float:
-    return min(WINDOW_MAX, WINDOW_START + WINDOW_GROWTH * waited)
-
-
-@dataclass
-class Ticket:
-    id: str
-    player: StoredPlayer
-    browser: str | None
-    addr: str
-    game: str
-    players: int
-    rated: bool
-    mu: float
-    since: float  # monotonic time it joined
-    seen: float  # when its page last asked
-    offer_at: float  # when bots are (next) offered
-    offer: dict[str, Any] | None = None  # {"level", "rating"} once offered
-    table: str | None = None  # once matched: the table, and this ticket's seat token
-    token: str | None = None
-    matched_at: float | None = None
-
-    @property
-    def bucket(self) -> tuple[str, int, bool]:
-        return (self.game, self.players, self.rated)
-
-    def status(self, now: float) -> dict[str, Any]:
-        if self.table is not None:
-            return {"ticket": self.id, "state": "matched", "table": self.table,
-                    "token": self.token}
-        waited = now - self.since
-        return {"ticket": self.id, "state": "waiting", "waited": round(waited, 1),
-                "window": round(window(waited) * 60), "offer": self.offer,
-                "game": self.game, "players": self.players, "rated": self.rated}
+#: groups claimed, seated and noted together (a round trip to Redis each, not each table's)
+BATCH = 50
+#: a failure of the matching that repeats is logged again only after this long
+QUIET = 30.0
+#: seconds stop() waits for the pass under way
+STOP_GRACE = 5.0
 
 
 #: makes a table for the matched tickets (seated in this order) and the bot levels of the
@@ -86,101 +57,134 @@ class PairingQueue:
     bot_ratings: BotRatings
     #: seconds without a match before bots are offered (BOT_OFFER; tests shorten it)
     offer_after: float = BOT_OFFER
-    tickets: dict[str, Ticket] = field(default_factory=dict)
+    book: Book = field(default_factory=MemoryBook)
     _task: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
-    #: join-to-match delays of recent matches (seconds), for the benchmark and /metrics
+    #: join-to-match delays of recent matches (seconds), for the benchmark
     delays: list[float] = field(default_factory=list)
+    _failed: tuple[str, float] = ("", 0.0)  # the last failure logged, and when
+    _stopping: bool = False
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        """The loop ends after its pass; cancelled only if that pass hangs (cancelling a
+        Redis command half way once left redis-py's blocking pool waiting for ever)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            self._stopping = True
+            self._wake.set()
+            done, _ = await asyncio.wait({self._task}, timeout=STOP_GRACE)
+            if not done:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+        await self.book.close()
+
+    def now(self) -> float:
+        return self.book.now()
 
     # -- what a player asks ----------------------------------------------------------------
 
-    def join(self, player: StoredPlayer, browser: str | None, addr: str, game: str,
-             players: int, rated: bool, mu: float) -> Ticket:
+    async def join(self, player: StoredPlayer, browser: str | None, addr: str, game: str,
+                   players: int, rated: bool, mu: float) -> Ticket:
         """Queue a player (once: a second join gives back their waiting ticket)."""
-        for ticket in self.tickets.values():
-            if ticket.player.id == player.id and ticket.table is None:
-                return ticket
-        now = time.monotonic()
-        ticket = Ticket(secrets.token_urlsafe(12), player, browser, addr, game, players, rated,
-                        mu, now, now, now + self.offer_after)
-        self.tickets[ticket.id] = ticket
+        now = self.now()
+        ticket = await self.book.add(Ticket(
+            secrets.token_urlsafe(12), player, browser, addr, game, players, rated, mu, now,
+            now, now + self.offer_after))
         self._wake.set()
         return ticket
 
-    def get(self, ticket_id: str, player: StoredPlayer) -> Ticket:
+    async def get(self, ticket_id: str, player: StoredPlayer) -> Ticket:
         """The player's own ticket (anyone else's is not found)."""
-        ticket = self.tickets.get(ticket_id)
-        if ticket is None or ticket.player.id != player.id:
+        # an id is 16 characters: anything much longer is nobody's, and never a key in Redis
+        ticket = (await self.book.get(ticket_id, player.id, self.now())
+                  if 0 < len(ticket_id) <= 40 else None)
+        if ticket is None:
             raise ClientError("not_found")
-        ticket.seen = time.monotonic()
         return ticket
 
-    def leave(self, ticket: Ticket) -> None:
-        self.tickets.pop(ticket.id, None)
+    async def leave(self, ticket: Ticket) -> None:
+        await self.book.remove(ticket)
 
-    def decline(self, ticket: Ticket) -> None:
+    async def decline(self, ticket: Ticket) -> None:
         """No bots now: keep waiting, offered again later."""
         ticket.offer = None
-        ticket.offer_at = time.monotonic() + self.offer_after
+        ticket.offer_at = self.now() + self.offer_after
+        await self.book.write([ticket], "offer", "offer_at")
 
-    async def accept(self, ticket: Ticket) -> None:
-        """The bots offered take the remaining seats: a table now."""
+    async def accept(self, ticket: Ticket) -> Ticket:
+        """The bots offered take the remaining seats: a table now. If the matcher is seating
+        the ticket with people at this moment, that table it is: the ticket as it is now."""
         if ticket.table is not None:
-            return
+            return ticket
         if ticket.offer is None:
             raise ClientError("no_offer")
         level = str(ticket.offer["level"])
-        self.tickets.pop(ticket.id, None)
-        try:
-            await self._make([ticket], [level] * (ticket.players - 1))
-        finally:
-            self.tickets[ticket.id] = ticket
+        if await self._make([([ticket], [level] * (ticket.players - 1))]):
+            return ticket
+        return await self.book.get(ticket.id, ticket.player.id, self.now()) or ticket
 
     # -- matching --------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for may swallow a cancel
+            # that comes as the event is set, and the loop would go on
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), TICK)
+                async with asyncio.timeout(TICK):
+                    await self._wake.wait()
             self._wake.clear()
+            if self._stopping:
+                return
             try:
-                await self.match_now()
-            except Exception:
-                log.exception("pairing failed; it goes on")
+                if await self.book.lead() and await self.book.due():
+                    await self.match_now()
+            except Exception as exc:
+                self._failure(exc)
+
+    def _failure(self, exc: Exception) -> None:
+        """Logged with its traceback once, then once in :data:`QUIET` seconds while it
+        repeats (Redis away, a full server: ten passes a second fail alike)."""
+        what, when = self._failed
+        now = time.monotonic()
+        if repr(exc) == what and now - when < QUIET:
+            return
+        self._failed = (repr(exc), now)
+        if isinstance(exc, ClusterDown):  # expected while Redis is away: no traceback
+            log.warning("pairing waits for Redis: %s", exc)
+        else:
+            log.error("pairing failed; it goes on", exc_info=exc)
 
     async def match_now(self) -> int:
         """One pass over every queue: make the tables it can, offer bots to those who waited
         long enough, drop the tickets of closed pages. The number of tables made."""
-        now = time.monotonic()
+        now = self.now()
         buckets: dict[tuple[str, int, bool], list[Ticket]] = {}
-        for ticket in list(self.tickets.values()):
+        for ticket in await self.book.tickets():
             if now - ticket.seen > STALE:
-                del self.tickets[ticket.id]
+                await self.book.remove(ticket, if_seen=ticket.seen)
             elif ticket.table is None:
                 buckets.setdefault(ticket.bucket, []).append(ticket)
+        groups: list[tuple[list[Ticket], list[str]]] = [
+            (group, []) for bucket, waiting in buckets.items()
+            for group in self._groups(waiting, bucket[1], now)]
         made = 0
-        for bucket, waiting in buckets.items():
-            for group in self._groups(waiting, bucket[1], now):
-                for ticket in group:
-                    self.tickets.pop(ticket.id, None)
-                try:
-                    await self._make(group, [])
-                    made += 1
-                finally:
-                    for ticket in group:
-                        self.tickets[ticket.id] = ticket
+        for start in range(0, len(groups), BATCH):
+            made += await self._make(groups[start:start + BATCH])
+        ratings: dict[str, dict[str, float]] = {}  # each game's bots, asked once a pass
+        offers = []
+        for waiting in buckets.values():
             for ticket in waiting:
                 if ticket.table is None and ticket.offer is None and now >= ticket.offer_at:
-                    ticket.offer = await self._bot_offer(ticket)
+                    if ticket.game not in ratings:
+                        ratings[ticket.game] = await self.bot_ratings(ticket.game)
+                    offers.append((ticket, self._bot_offer(ticket, ratings[ticket.game]),
+                                   ticket.offer_at))
+        if offers:
+            await self.book.offer(offers)
         return made
 
     @staticmethod
@@ -212,17 +216,39 @@ class PairingQueue:
                 i += 1
         return groups
 
-    async def _make(self, group: list[Ticket], bots: list[str]) -> None:
-        table_id, tokens = await self.seat(group, bots)
-        now = time.monotonic()
-        for ticket, token in zip(group, tokens, strict=True):
-            ticket.table, ticket.token, ticket.matched_at = table_id, token, now
-            ticket.seen = now
-            self.delays.append(now - ticket.since)
-        del self.delays[:-5000]
+    async def _make(self, groups: list[tuple[list[Ticket], list[str]]]) -> int:
+        """Claim the groups (each with the bot levels of its remaining seats), seat those
+        claimed, and note their tables on the tickets: one claim, one write and one release
+        for them all. A group another claim (a match, a leave) came first to is left be. The
+        number of tables made."""
+        claims = await self.book.claim([group for group, _ in groups])
+        taken = [(group, bots, claim) for (group, bots), claim in zip(groups, claims, strict=True)
+                 if claim is not None]
+        seated: list[tuple[list[Ticket], str]] = []
+        try:
+            for group, bots, claim in taken:
+                table_id, tokens = await self.seat(group, bots)
+                now = self.now()
+                for ticket, token in zip(group, tokens, strict=True):
+                    ticket.table, ticket.token, ticket.matched_at = table_id, token, now
+                    ticket.seen = now
+                    self.delays.append(now - ticket.since)
+                seated.append((group, claim))
+        finally:  # a seating that failed: the groups not seated are let go for the next pass
+            del self.delays[:-5000]
+            if len(seated) < len(taken):
+                await self.book.release([(g, c) for g, _, c in taken[len(seated):]])
+            if seated:
+                await self.book.write([t for group, _ in seated for t in group],
+                                      "table", "token", "matched_at", "seen")
+                # released once the tables are written (a later claim finds them and fails);
+                # if writing failed the claims are kept until they lapse, so that the groups
+                # are not seated again at once
+                await self.book.release(seated)
+        return len(seated)
 
-    async def _bot_offer(self, ticket: Ticket) -> dict[str, Any]:
+    @staticmethod
+    def _bot_offer(ticket: Ticket, ratings: dict[str, float]) -> dict[str, Any]:
         """The level whose rating in the ticket's game is nearest the player's."""
-        ratings = await self.bot_ratings(ticket.game)
         level = min(ratings, key=lambda lv: abs(ratings[lv] - ticket.mu))
         return {"level": level, "rating": round(ratings[level] * 60)}

@@ -1,10 +1,11 @@
 """The quick pairing queue over HTTP: join (an identity is needed: the queue pairs people, by
 rating), ask how it goes (a page polls each second), accept or decline the bots offered,
-leave. A ticket is its player's alone: anyone else asking about it is told it is not found."""
+leave. A ticket is its player's alone: anyone else asking about it is told it is not found.
+In a cluster every process answers these from the one queue in Redis; with Redis away each
+answers a translated refusal (503), never a traceback."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -16,10 +17,11 @@ from fives.server.bots import bot_levels
 from fives.server.identity import Identities
 from fives.server.manager import player_count
 from fives.server.messages import ClientError
-from fives.server.pairing import PairingQueue, Ticket
+from fives.server.pairing import PairingQueue
 from fives.server.player_api import browser_of
 from fives.server.ratelimit import AddressBuckets
 from fives.server.ratings import MODEL, bot_player
+from fives.server.tickets import Ticket
 from fives.server.webio import addr_of, json_body, refusing
 from fives.store.base import Store
 from fives.store.players import StoredPlayer
@@ -45,7 +47,7 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
         return await Identities(store()).required(request)
 
     async def ticket_of(request: Request) -> Ticket:
-        return queue().get(request.path_params["ticket"], await me(request))
+        return await queue().get(request.path_params["ticket"], await me(request))
 
     @refusing
     async def api_join(request: Request) -> Response:
@@ -68,13 +70,13 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
             raise ClientError("bad_players") from None
         mu = next((r.mu for r in await store().ratings_of(player.id) if r.game == game),
                   MODEL.mu)
-        ticket = queue().join(player, browser_of(request), addr_of(request), game, players,
-                              rated, mu)
+        ticket = await queue().join(player, browser_of(request), addr_of(request), game,
+                                    players, rated, mu)
         return JSONResponse(ticket.status(ticket.since), status_code=201)
 
     @refusing
     async def api_ticket(request: Request) -> Response:
-        return JSONResponse((await ticket_of(request)).status(time.monotonic()))
+        return JSONResponse((await ticket_of(request)).status(queue().now()))
 
     @refusing
     async def api_bots(request: Request) -> Response:
@@ -84,14 +86,14 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
         if not isinstance(accept, bool):
             raise ClientError("bad_request")
         if accept:
-            await queue().accept(ticket)
+            ticket = await queue().accept(ticket)
         else:
-            queue().decline(ticket)
-        return JSONResponse(ticket.status(time.monotonic()))
+            await queue().decline(ticket)
+        return JSONResponse(ticket.status(queue().now()))
 
     @refusing
     async def api_leave(request: Request) -> Response:
-        queue().leave(await ticket_of(request))
+        await queue().leave(await ticket_of(request))
         return JSONResponse({"left": True})
 
     return [

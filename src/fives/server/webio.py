@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from fives.i18n import LANGUAGES
+from fives.server.cluster.remote import ClusterDown
 from fives.server.messages import ClientError
 from fives.store.base import StoreError
 
@@ -57,15 +58,15 @@ async def json_body(request: Request) -> Any:
 def refusing(
     body: Callable[[Request], Awaitable[Response]],
 ) -> Callable[[Request], Awaitable[Response]]:
-    """An endpoint whose refusals (a :class:`ClientError`, a store that cannot answer) are one
-    translated JSON line with their status, never a traceback."""
+    """An endpoint whose refusals (a :class:`ClientError`, a store or a cluster's Redis that
+    cannot answer) are one translated JSON line with their status, never a traceback."""
 
     async def endpoint(request: Request) -> Response:
         try:
             return await body(request)
         except ClientError as err:
             return error_response(request, err)
-        except StoreError:
+        except (StoreError, ClusterDown):
             return error_response(request, ClientError("server"), 503)
 
     return endpoint
