@@ -41,7 +41,7 @@ from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
 from fives.server.pairing import PairingQueue
 from fives.server.pairing_api import bot_mus, pairing_routes
 from fives.server.player_api import browser_of, player_routes
-from fives.server.ratelimit import AddressBuckets
+from fives.server.ratelimit import AddressBuckets, SiteLimits
 from fives.server.replay import replay_frames
 from fives.server.serving import parser_name, running_loop_name
 from fives.server.settings import Settings
@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     state: dict[str, Any] = {}
     given_store = store
     guard = ConnectionGuard(settings)
+    limits = SiteLimits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         app.state.manager = manager
         if cluster is not None:
             await cluster.start(manager)
+            limits.site = cluster.take_token
         await manager.startup()
         book: Book = MemoryBook()
         if cluster is not None:  # one queue for every process
@@ -141,12 +143,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
         return endpoint
 
-    creations = AddressBuckets(settings.create_rate / 60, settings.create_burst)
+    creations = limits.limit("tables", settings.create_rate, settings.create_burst)
+    identities = limits.limit("identities", settings.identity_rate, settings.identity_burst)
 
-    def check_create_rate(request: Request) -> None:
+    async def check_create_rate(request: Request) -> None:
         """Each address may create only so many tables a minute (HTTP has no connection to
-        hold a limit, so it is kept per address)."""
-        if not creations.take(_addr(request)):
+        hold a limit, so it is kept per address, for the whole site)."""
+        if not await creations.take(_addr(request)):
             raise ClientError("rate_limited")
 
     def manager() -> TableManager:
@@ -208,7 +211,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if request.method == "GET":
             return JSONResponse({"tables": await manager().lobby()})
         try:
-            check_create_rate(request)
+            await check_create_rate(request)
             spec = await _json_body(request)
             table, seat, token = await manager().create(spec, _addr(request), *await who(request))
         except ClientError as err:
@@ -238,7 +241,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def api_play_now(request: Request) -> Response:
         try:
-            check_create_rate(request)
+            await check_create_rate(request)
             body = await _json_body(request)
             if not isinstance(body, dict):
                 raise ClientError("bad_request")
@@ -505,11 +508,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/leaderboard/{game}", _page("leaderboard.html")),
         Route("/watch", _page("watch.html")),
-        *bot_routes(manager, settings.identity_rate, settings.identity_burst),
-        *pairing_routes(lambda: manager().store, lambda: state["queue"], settings.pairing_rate,
-                        settings.pairing_burst),
-        *player_routes(lambda: manager().store, settings.identity_rate,
-                       settings.identity_burst, lambda: manager().lobby()),
+        *bot_routes(manager, identities),
+        *pairing_routes(lambda: manager().store, lambda: state["queue"],
+                        limits.limit("queue", settings.pairing_rate, settings.pairing_burst)),
+        *player_routes(lambda: manager().store, identities, lambda: manager().lobby()),
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
         Route("/healthz", healthz),

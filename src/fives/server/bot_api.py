@@ -23,7 +23,7 @@ from fives.server.manager import TableManager
 from fives.server.messages import ClientError
 from fives.server.online_bots import REPLACED, OnlineBot, Unreachable
 from fives.server.player_api import browser_of, player_json
-from fives.server.ratelimit import AddressBuckets
+from fives.server.ratelimit import AddressLimit
 from fives.server.webio import addr_of, json_body, refusing
 from fives.store.base import StoreError
 from fives.store.players import NameTaken, StoredPlayer
@@ -36,8 +36,9 @@ MAX_BOTS = 5
 MAX_LINE = 2048
 
 
-def bot_routes(manager: Callable[[], TableManager], rate: float, burst: int) -> list[Any]:
-    makes = AddressBuckets(rate / 60, burst)
+def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit) -> list[Any]:
+    """The routes, given the app's manager and the limit on new identities and accounts per
+    address (the players' API counts against the same)."""
 
     async def me(request: Request) -> StoredPlayer:
         return await Identities(manager().store).required(request)
@@ -49,7 +50,7 @@ def bot_routes(manager: Callable[[], TableManager], rate: float, burst: int) -> 
         if request.method == "GET":
             bots = await store.bot_accounts_of(owner.id)
             return JSONResponse({"bots": [player_json(b) for b in bots]})
-        if not makes.take(addr_of(request)):
+        if not await makes.take(addr_of(request)):
             raise ClientError("rate_limited")
         body = await json_body(request)
         name = clean_player_name(body.get("name") if isinstance(body, dict) else None,

@@ -19,7 +19,7 @@ from fives.server.manager import player_count
 from fives.server.messages import ClientError
 from fives.server.pairing import PairingQueue
 from fives.server.player_api import browser_of
-from fives.server.ratelimit import AddressBuckets
+from fives.server.ratelimit import AddressLimit
 from fives.server.ratings import MODEL, bot_player
 from fives.server.tickets import Ticket
 from fives.server.webio import addr_of, json_body, refusing
@@ -40,8 +40,7 @@ async def bot_mus(store: Store, game: str) -> dict[str, float]:
 
 
 def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue],
-                   rate: float, burst: int) -> list[Route]:
-    joins = AddressBuckets(rate / 60, burst)
+                   joins: AddressLimit) -> list[Route]:
 
     async def me(request: Request) -> StoredPlayer:
         return await Identities(store()).required(request)
@@ -52,7 +51,7 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
     @refusing
     async def api_join(request: Request) -> Response:
         player = await me(request)
-        if not joins.take(addr_of(request)):
+        if not await joins.take(addr_of(request)):
             raise ClientError("rate_limited")
         body = await json_body(request)
         if not isinstance(body, dict):

@@ -28,7 +28,7 @@ from fives.server.identity import (
     keep_secret,
 )
 from fives.server.messages import ClientError
-from fives.server.ratelimit import AddressBuckets
+from fives.server.ratelimit import AddressLimit
 from fives.server.ratings import MODEL, bot_player, rating_json, shown
 from fives.server.webio import addr_of, json_body, refusing
 from fives.store.base import Store
@@ -66,12 +66,11 @@ def per_game(matches: list[PlayerMatch]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def player_routes(store: Callable[[], Store], identity_rate: float, identity_burst: int,
+def player_routes(store: Callable[[], Store], creations: AddressLimit,
                   lobby: Callable[[], Awaitable[list[dict[str, Any]]]]) -> list[Route]:
-    """The routes, given the app's store (once it is started), the identity rate limit (new
-    identities and device links per address and minute) and the lobby's tables (every
-    process's, in a cluster)."""
-    creations = AddressBuckets(identity_rate / 60, identity_burst)
+    """The routes, given the app's store (once it is started), the identity limit (new
+    identities, device links and their uses per address, for the whole site) and the lobby's
+    tables (every process's, in a cluster)."""
 
     def ids() -> Identities:
         return Identities(store())
@@ -107,7 +106,7 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
             return JSONResponse({"player": await profile(player, True) if player else None})
         if await ids().current(request) is not None:
             raise ClientError("already_identified")
-        if not creations.take(addr_of(request)):
+        if not await creations.take(addr_of(request)):
             raise ClientError("rate_limited")
         body = await json_body(request)
         name = clean_player_name(body.get("name") if isinstance(body, dict) else None)
@@ -127,7 +126,7 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
     @refusing
     async def api_me_link(request: Request) -> Response:
         player = await me_or_refuse(request)
-        if not creations.take(addr_of(request)):
+        if not await creations.take(addr_of(request)):
             raise ClientError("rate_limited")
         link, expires = await ids().new_link(player)
         # the secret rides in the fragment: never sent to a server, never in a log or Referer
@@ -137,7 +136,7 @@ def player_routes(store: Callable[[], Store], identity_rate: float, identity_bur
 
     @refusing
     async def api_device(request: Request) -> Response:
-        if not creations.take(addr_of(request)):
+        if not await creations.take(addr_of(request)):
             raise ClientError("rate_limited")
         body = await json_body(request)
         player, secret = await ids().redeem(body.get("link") if isinstance(body, dict) else None)

@@ -71,6 +71,21 @@ return 1
 """
 
 
+# One token from an address's bucket (KEYS: the bucket; ARGV: rate per second, burst, now in
+# seconds): 1 taken, 0 empty. The bucket is forgotten once it would be full again.
+_TAKE_TOKEN = """
+local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local got = redis.call('HMGET', KEYS[1], 't', 's')
+local tokens, stamp = tonumber(got[1]) or burst, tonumber(got[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local taken = 0
+if tokens >= 1 then tokens = tokens - 1; taken = 1 end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
+return taken
+"""
+
+
 class Cluster:
     """One process of the cluster. ``lease``: seconds a process is believed alive after its
     last renewal (a dead owner's tables move after at most this long, plus a janitor round).
@@ -110,6 +125,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._release = self.redis.register_script(_RELEASE)
+        self._take_token = self.redis.register_script(_TAKE_TOKEN)
 
     # -- life ---------------------------------------------------------------------------------
 
@@ -220,6 +236,13 @@ class Cluster:
             await self._release(keys=[f"fives:owner:{table_id}"], args=[self.id, table_id])
         except RedisError as exc:
             log.warning("table %s: cannot release its ownership (%s)", table_id, exc)
+
+    async def take_token(self, name: str, addr: str, rate: float, burst: int) -> bool:
+        """A token from the site's bucket ``name`` of ``addr`` (every process takes from the
+        same one; :class:`fives.server.ratelimit.SiteLimits`)."""
+        taken = await self._take_token(keys=[f"fives:limit:{name}:{addr}"],
+                                       args=[rate, burst, time.time()])
+        return bool(taken)
 
     # -- the janitor ---------------------------------------------------------------------------
 
