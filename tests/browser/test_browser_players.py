@@ -48,12 +48,16 @@ def test_a_player_comes_back_after_a_restart_and_sees_their_name_rating_and_matc
     page = context.new_page()
     with running_server(fast_settings(db)) as base:
         page.goto(f"{base}/me")
+        # the first visit gave the browser its secret, out of the page's scripts' reach
+        first = {c["name"]: c for c in context.cookies()}["fives_id"]
+        assert first["httpOnly"] and first["sameSite"] == "Lax" and len(first["value"]) >= 40
         page.fill("#new-name", "Asha")
         page.click("#new-btn")
         expect(page.locator("#my-label")).to_contain_text("Asha#")
         label = page.locator("#my-label").text_content()
         cookies = {c["name"]: c["value"] for c in context.cookies()}
-        assert cookies["fives_id"] and "fives_id" not in page.evaluate("document.cookie")
+        assert cookies["fives_id"] == first["value"]  # the first visit's secret, now hers
+        assert "fives_id" not in page.evaluate("document.cookie")
         play_rated_match(base, cookies, 21)
     with running_server(fast_settings(db)) as base:  # the same database, a new process
         page.goto(f"{base}/me")
