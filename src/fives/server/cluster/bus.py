@@ -24,13 +24,21 @@ def channel(process: str) -> str:
     return f"fives:to:{process}"
 
 
-async def cancel_all(tasks: list[asyncio.Task[None]]) -> None:
-    """Cancel the tasks and wait until each has ended."""
+async def cancel_all(tasks: list[asyncio.Task[None]], grace: float = 5.0) -> None:
+    """Cancel the tasks and wait until each has ended, for ``grace`` seconds at most: a task
+    cancelled half way through a Redis command can wait for ever on redis-py's blocking pool,
+    and a process stopping must not wait with it."""
     for task in tasks:
         task.cancel()
-    for task in tasks:
-        with contextlib.suppress(BaseException):
-            await task
+    if not tasks:
+        return
+    ended, hung = await asyncio.wait(tasks, timeout=grace)
+    for task in ended:  # what a task ended with is read, so that nothing reports it unread
+        if not task.cancelled():
+            task.exception()
+    if hung:
+        log.warning("%d tasks did not end within %.0fs of being cancelled; left behind",
+                    len(hung), grace)
 
 
 class Bus:
