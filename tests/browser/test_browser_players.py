@@ -151,6 +151,32 @@ def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str
         context.close()
 
 
+def test_a_queue_whose_polls_keep_failing_says_so_once(browser: Browser, live_server: str) -> None:
+    """Redis away in a cluster: every poll of the ticket is refused alike; the page says it
+    once, not every second, and goes on waiting."""
+    context = phone(browser)
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    page.fill("#name", "Waits")
+    page.locator("label.game-card[data-game=draw]").click()
+    page.select_option("#pair-players", "4")  # nobody else queues for four
+    page.route("**/api/queue/*", lambda route: route.fulfill(
+        status=503, content_type="application/json",
+        body='{"error": "server", "message": "Something went wrong on the server."}'))
+    page.evaluate("""() => {
+      window.toasts = 0;
+      new MutationObserver(() => {
+        if (document.getElementById('toast').classList.contains('show')) window.toasts++;
+      }).observe(document.getElementById('toast'), {attributes: true, attributeFilter: ['class']});
+    }""")
+    page.click("#pair-find")
+    expect(page.locator("#pair-text")).not_to_be_empty()
+    page.wait_for_timeout(4500)  # four polls or so, all refused
+    assert page.evaluate("() => window.toasts") == 1
+    page.unroute("**/api/queue/*")
+    context.close()
+
+
 def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
                                             shots: Path) -> None:
     settings = fast_settings(str(tmp_path / "fives.sqlite3"), bot_offer=3.0)

@@ -182,6 +182,7 @@ function showTicket(st) {
 
 let pairAsked = 0; // answers are shown in the order they were asked (a late poll is stale)
 let pairShown = 0;
+let pairFailed = ""; // the refusal the polls keep meeting: said once, not every second
 
 async function pairCall(path, body) {
   const asked = ++pairAsked;
@@ -189,9 +190,11 @@ async function pairCall(path, body) {
     const st = await api(path, body);
     if (asked < pairShown) return;
     pairShown = asked;
+    pairFailed = "";
     showTicket(st);
   } catch (err) {
-    toast(err.message, "error");
+    if (err.message !== pairFailed) toast(err.message, "error");
+    pairFailed = err.message;
     if (err.code === "not_found") { clearInterval(pairTimer); ticket = null; showTicket(null); }
   }
 }
