@@ -253,5 +253,6 @@ def test_an_outside_bot_connects_with_its_token_and_finishes_a_match(
         player.close()
     finally:
         proc.terminate()
-        proc.communicate(timeout=10)
+        _, said = proc.communicate(timeout=10)
+        print("the example client said:", said[-3000:])  # shown if the test failed
     owner.close()

@@ -300,3 +300,11 @@ def test_a_rematch_without_its_bot_seats_easy_from_the_start(server: str) -> Non
         seat = first["info"]["seats"][1]
         assert seat["kind"] == "bot" and seat["player"] is None and seat["level"] == "easy"
         assert seat["name"] is None or "#" not in str(seat["name"])
+
+
+def test_no_bot_token_begins_with_a_dash_a_command_line_would_read_as_an_option() -> None:
+    from fives.server.bot_api import bot_token
+
+    tokens = [bot_token() for _ in range(2000)]  # one in 64 of token_urlsafe's would
+    assert not any(t.startswith("-") for t in tokens) and len(set(tokens)) == 2000
+    assert all(len(t) >= 40 for t in tokens)

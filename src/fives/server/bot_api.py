@@ -36,6 +36,14 @@ MAX_BOTS = 5
 MAX_LINE = 2048
 
 
+def bot_token() -> str:
+    """A bot account's token: never one beginning with "-", which a program's command line
+    (``--token -x...``) would read as an option (one in 64 did)."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
+
+
 def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit) -> list[Any]:
     """The routes, given the app's manager and the limit on new identities and accounts per
     address (the players' API counts against the same)."""
@@ -57,7 +65,7 @@ def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit) -> list
                                  bot_account=True)
         if len(await store.bot_accounts_of(owner.id)) >= MAX_BOTS:
             raise ClientError("too_many_bots", {"n": MAX_BOTS})
-        token = secrets.token_urlsafe(32)
+        token = bot_token()
         for _ in range(20):
             bot = StoredPlayer("o" + secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
                                name, f"{secrets.randbelow(10000):04d}", "outside", time.time())
@@ -71,7 +79,7 @@ def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit) -> list
     @refusing
     async def api_bot_token(request: Request) -> Response:
         owner = await me(request)
-        token = secrets.token_urlsafe(32)
+        token = bot_token()
         if not await manager().store.new_bot_token(request.path_params["bot_id"], owner.id,
                                                    hash_secret(token)):
             raise ClientError("not_found")
