@@ -101,9 +101,10 @@ class Identities:
         """A new person and the secret their browser keeps: the one it was given on its first
         visit (``offered``) unless that secret ever opened an identity (a revoked device, a
         forgotten player: whoever stole it could open the new one too), else a new one."""
-        if offered is None or await self.store.secret_known(hash_secret(offered)):
-            offered = None
-        secret = offered or secrets.token_urlsafe(32)
+        if offered is not None and not await self.store.secret_known(hash_secret(offered)):
+            secret = offered
+        else:
+            secret = secrets.token_urlsafe(32)
         for _ in range(20):  # a taken tag: another one (10,000 of them per name)
             player = StoredPlayer("p" + secrets.token_urlsafe(9).replace("-", "x")
                                   .replace("_", "y"), name, _tag(), "person", time.time())

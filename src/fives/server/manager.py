@@ -46,6 +46,17 @@ def player_count(value: Any) -> int:
     return value
 
 
+def game_and_players(spec: Any) -> tuple[str, int]:
+    """The game and number of players a request's JSON object asks for (the lobby's form,
+    the pairing queue): ``bad_request``, ``bad_game`` or ``bad_players`` refused."""
+    if not isinstance(spec, dict):
+        raise ClientError("bad_request")
+    game = spec.get("game", "all-fives")
+    if not isinstance(game, str) or game not in GAMES:
+        raise ClientError("bad_game")
+    return game, player_count(spec.get("players", 2))
+
+
 class Owners(Protocol):
     """Who owns which table, when several processes share the store (fives.cluster)."""
 
@@ -453,12 +464,7 @@ class TableManager:
         return table
 
     def _meta_of(self, spec: TableSpec) -> tuple[TableMeta, int | None]:
-        if not isinstance(spec, dict):
-            raise ClientError("bad_request")
-        game = spec.get("game", "all-fives")
-        if not isinstance(game, str) or game not in GAMES:
-            raise ClientError("bad_game")
-        players = player_count(spec.get("players", 2))
+        game, players = game_and_players(spec)
         teams = spec.get("teams")
         if teams is not None and not isinstance(teams, bool):
             raise ClientError("bad_teams")

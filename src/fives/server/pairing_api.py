@@ -12,10 +12,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from fives.core.games import GAMES, Config, RulesError
+from fives.core.games import Config, RulesError
 from fives.server.bots import bot_levels
 from fives.server.identity import Identities
-from fives.server.manager import player_count
+from fives.server.manager import game_and_players
 from fives.server.messages import ClientError
 from fives.server.pairing import PairingQueue
 from fives.server.player_api import browser_of
@@ -54,12 +54,7 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
         if not await joins.take(addr_of(request)):
             raise ClientError("rate_limited")
         body = await json_body(request)
-        if not isinstance(body, dict):
-            raise ClientError("bad_request")
-        game = body.get("game", "all-fives")
-        if not isinstance(game, str) or game not in GAMES:
-            raise ClientError("bad_game")
-        players = player_count(body.get("players", 2))
+        game, players = game_and_players(body)
         rated = body.get("rated", False)
         if not isinstance(rated, bool):
             raise ClientError("bad_request")

@@ -57,12 +57,9 @@ class PostgresPlayers(PlayerStore):
         except self._errors() as exc:
             raise StoreError.of("write", where=self.where, why=exc) from None
 
-    async def _rows(self, sql: str, *params: Any) -> list[Any]:
-        try:
-            async with self._pool.acquire() as db:
-                return list(await db.fetch(sql, *params))
-        except self._errors() as exc:
-            raise StoreError.of("read", where=self.where, why=exc) from None
+    async def _fetch(self, sql: str, *params: Any) -> list[Any]:
+        """The rows of a query (the store's own reading, :class:`PostgresStore`)."""
+        raise NotImplementedError
 
     async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
         async def body(db: Any) -> None:
@@ -76,12 +73,12 @@ class PostgresPlayers(PlayerStore):
         await self._in_transaction(body)
 
     async def player(self, player_id: str) -> StoredPlayer | None:
-        rows = await self._rows(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1",
+        rows = await self._fetch(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1",
                                 player_id)
         return StoredPlayer(*rows[0]) if rows else None
 
     async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None:
-        rows = await self._rows(f"SELECT {_P} FROM players p JOIN player_secrets s ON "
+        rows = await self._fetch(f"SELECT {_P} FROM players p JOIN player_secrets s ON "
                                 "s.player_id = p.id WHERE s.secret_hash = $1", secret_hash)
         return StoredPlayer(*rows[0]) if rows else None
 
@@ -114,7 +111,7 @@ class PostgresPlayers(PlayerStore):
         return await self._in_transaction(body)
 
     async def secret_known(self, secret_hash: str) -> bool:
-        return bool(await self._rows("SELECT 1 FROM player_secrets WHERE secret_hash = $1 "
+        return bool(await self._fetch("SELECT 1 FROM player_secrets WHERE secret_hash = $1 "
                                      "UNION ALL SELECT 1 FROM spent_secrets WHERE "
                                      "secret_hash = $1", secret_hash))
 
@@ -194,7 +191,7 @@ class PostgresPlayers(PlayerStore):
         return await self._in_transaction(body)
 
     async def ratings_of(self, player_id: str) -> list[StoredRating]:
-        rows = await self._rows(f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1 "
+        rows = await self._fetch(f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1 "
                                 "ORDER BY game", player_id)
         return [StoredRating(*row) for row in rows]
 
@@ -202,14 +199,14 @@ class PostgresPlayers(PlayerStore):
                           kind: str | None = None) -> list[tuple[StoredPlayer, StoredRating]]:
         where = " AND p.kind = $3" if kind else ""
         params: tuple[Any, ...] = (game, limit, kind) if kind else (game, limit)
-        rows = await self._rows(
+        rows = await self._fetch(
             f"SELECT {_P}, {_R} FROM ratings r JOIN players p ON p.id = r.player_id "
             f"WHERE r.game = $1{where} ORDER BY r.mu - 3 * r.sigma DESC, p.id LIMIT $2",
             *params)
         return [(StoredPlayer(*tuple(row)[:5]), StoredRating(*tuple(row)[5:])) for row in rows]
 
     async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
-        rows = await self._rows(f"SELECT {MATCH_COLUMNS} FROM player_matches WHERE "
+        rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM player_matches WHERE "
                                 "player_id = $1 ORDER BY ts DESC LIMIT $2", player_id, limit)
         return [match_of(row) for row in rows]
 
@@ -226,7 +223,7 @@ class PostgresPlayers(PlayerStore):
         await self._in_transaction(body)
 
     async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]:
-        rows = await self._rows(f"SELECT {_P} FROM players p JOIN bot_accounts b ON "
+        rows = await self._fetch(f"SELECT {_P} FROM players p JOIN bot_accounts b ON "
                                 "b.player_id = p.id WHERE b.owner_id = $1 ORDER BY p.created",
                                 owner_id)
         return [StoredPlayer(*row) for row in rows]

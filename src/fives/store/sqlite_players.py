@@ -37,12 +37,9 @@ class SqlitePlayers(PlayerStore):
     _db: sqlite3.Connection
     _lock: threading.Lock
 
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        try:
-            with self._lock:
-                return self._db.execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
-            raise StoreError.of("read", where=self.path, why=exc) from None
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a query (the store's own reading, :class:`SqliteStore`)."""
+        raise NotImplementedError
 
     def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """``body`` in one transaction: all of it or nothing."""
@@ -74,12 +71,12 @@ class SqlitePlayers(PlayerStore):
         self._transaction(body)
 
     async def player(self, player_id: str) -> StoredPlayer | None:
-        rows = self._rows(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,))
+        rows = self._query(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,))
         return StoredPlayer(*rows[0]) if rows else None
 
     async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None:
         cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
-        rows = self._rows(f"SELECT {cols} FROM players p JOIN player_secrets s "
+        rows = self._query(f"SELECT {cols} FROM players p JOIN player_secrets s "
                           "ON s.player_id = p.id WHERE s.secret_hash = ?", (secret_hash,))
         return StoredPlayer(*rows[0]) if rows else None
 
@@ -106,7 +103,7 @@ class SqlitePlayers(PlayerStore):
         return self._transaction(body)
 
     async def secret_known(self, secret_hash: str) -> bool:
-        return bool(self._rows("SELECT 1 FROM player_secrets WHERE secret_hash = ? UNION ALL "
+        return bool(self._query("SELECT 1 FROM player_secrets WHERE secret_hash = ? UNION ALL "
                                "SELECT 1 FROM spent_secrets WHERE secret_hash = ?",
                                (secret_hash, secret_hash)))
 
@@ -183,7 +180,7 @@ class SqlitePlayers(PlayerStore):
         return self._transaction(body)
 
     async def ratings_of(self, player_id: str) -> list[StoredRating]:
-        rows = self._rows(f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? "
+        rows = self._query(f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? "
                           "ORDER BY game", (player_id,))
         return [StoredRating(*row) for row in rows]
 
@@ -192,14 +189,14 @@ class SqlitePlayers(PlayerStore):
         cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
         rcols = ", ".join(f"r.{c.strip()}" for c in RATING_COLUMNS.split(","))
         where = " AND p.kind = ?" if kind else ""
-        rows = self._rows(
+        rows = self._query(
             f"SELECT {cols}, {rcols} FROM ratings r JOIN players p ON p.id = r.player_id "
             f"WHERE r.game = ?{where} ORDER BY r.mu - 3 * r.sigma DESC, p.id LIMIT ?",
             (game, kind, limit) if kind else (game, limit))
         return [(StoredPlayer(*row[:5]), StoredRating(*row[5:])) for row in rows]
 
     async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
-        rows = self._rows(f"SELECT {MATCH_COLUMNS} FROM player_matches WHERE player_id = ? "
+        rows = self._query(f"SELECT {MATCH_COLUMNS} FROM player_matches WHERE player_id = ? "
                           "ORDER BY ts DESC LIMIT ?", (player_id, limit))
         return [match_of(row) for row in rows]
 
@@ -219,7 +216,7 @@ class SqlitePlayers(PlayerStore):
 
     async def bot_accounts_of(self, owner_id: str) -> list[StoredPlayer]:
         cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
-        rows = self._rows(f"SELECT {cols} FROM players p JOIN bot_accounts b ON b.player_id = "
+        rows = self._query(f"SELECT {cols} FROM players p JOIN bot_accounts b ON b.player_id = "
                           "p.id WHERE b.owner_id = ? ORDER BY p.created", (owner_id,))
         return [StoredPlayer(*row) for row in rows]
 
