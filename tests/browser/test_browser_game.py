@@ -178,7 +178,7 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
     log = " ".join(page.locator("#log li").all_text_contents())
     assert "Round 2" in log and "सिरे" not in log and "दौर" not in log
     page.reload()
-    page.wait_for_function("() => window.fivesState() && window.fivesState().view")
+    page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
     assert page.evaluate("document.documentElement.lang") == "en"
     assert state(page)["you"] == 0
     assert state(page)["view"]["hand"] == hand
@@ -217,7 +217,7 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     b.fill("#join-name", "Bea")
     b.click('#join-seats [data-seat="1"]')
     for page in (a, b):
-        page.wait_for_function("() => window.fivesState() && window.fivesState().view")
+        page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
     expect(a.locator("#seats")).to_contain_text("Bea")
     expect(b.locator("#seats")).to_contain_text("Asha")
     # the clock runs for whoever is to play
@@ -248,7 +248,7 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     # reload: the seat comes back with the token kept by the browser
     before = state(b)
     b.reload()
-    b.wait_for_function("() => window.fivesState() && window.fivesState().view")
+    b.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
     after = state(b)
     assert after["you"] == 1
     if after["n"] == before["n"]:
@@ -271,7 +271,9 @@ def test_two_people_at_one_table(browser: Browser, live_server: str, shots: Path
     assert a.locator(f"#table-list li[data-table='{table_id}']").count() == 0
     a.screenshot(path=str(shots / "lobby-your-tables.png"))
     mine.locator("a.button").click()
-    a.wait_for_function("() => window.fivesState() && window.fivesState().you === 0")
+    # the lobby has no fivesState: wait for the table page before asking it
+    a.wait_for_url(re.compile(r"/t/" + table_id))
+    a.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().you === 0")
     assert not errors
     a_ctx.close()
     b_ctx.close()
@@ -358,7 +360,7 @@ def test_a_whole_match_result_download_and_rematch(page: Page, live_server: str,
     assert replay(Record.from_data(record))["over"] is True
     page.click("#rematch-btn")
     page.wait_for_url(re.compile(r"/t/(?!" + table + ")"))
-    page.wait_for_function("() => window.fivesState() && window.fivesState().view")
+    page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
     assert state(page)["you"] == 0
     assert state(page)["info"]["rematch_of"] == table
     assert not errors

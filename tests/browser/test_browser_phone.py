@@ -237,7 +237,7 @@ def enter_by_play_now(page: Page, base: str, seed: int, name: str) -> None:
     page.fill("#name", name)
     page.tap("#play-now")
     page.wait_for_url(re.compile(r"/t/"))
-    page.wait_for_function("() => window.fivesState() && window.fivesState().view")
+    page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
 
 
 def test_a_whole_round_by_taps_on_a_phone(browser: Browser, live_server: str) -> None:
