@@ -15,11 +15,13 @@ from typing import Any
 import httpx
 import pytest
 
+from fives.server.manager import TableManager
 from fives.server.pairing import BOT_OFFER, PairingQueue, Ticket, window
 from fives.server.tickets import MemoryBook
+from fives.store.open import open_store
 from fives.store.players import StoredPlayer
 
-from .harness import SeatClient
+from .harness import SeatClient, fast_settings
 from .test_players_api import cookies_of, new_player, wait_for
 
 
@@ -221,6 +223,37 @@ async def test_a_seating_that_fails_lets_the_group_go_for_the_next_pass() -> Non
     assert a.table is None and b.table is None
     refuse.append(False)
     assert await q.match_now() == 1 and a.table == b.table == "t1"
+
+
+class FailingWrites(MemoryBook):
+    """A book whose noting of the tables on the tickets fails (Redis gone mid-pass)."""
+
+    async def write(self, tickets: Any, *names: str) -> None:
+        if "table" in names:
+            raise ConnectionError("redis is away")
+        await super().write(tickets, *names)
+
+
+@run
+async def test_a_paired_table_its_players_never_hear_of_is_taken_back(tmp_path: Any) -> None:
+    """The tickets could not be told of their table: the table is set aside and let go, so
+    that when the group is seated again (its claims lapsed) no table waits for nobody."""
+    store = open_store(str(tmp_path / "t.sqlite3"))
+    await store.start()
+    manager = TableManager(store, fast_settings(str(tmp_path / "t.sqlite3")))
+    await manager.startup()
+    try:
+        q = PairingQueue(manager.create_paired, mus, book=FailingWrites(),
+                         unseat=manager.withdraw)
+        a, b = await join(q, "Asha", 25.0), await join(q, "Ravi", 25.0)
+        with pytest.raises(ConnectionError):
+            await q.match_now()
+        assert manager.tables == {}
+        assert await store.unfinished_ids() == []
+        assert a.table is None and b.table is None and a.token is None
+    finally:
+        await manager.shutdown()
+        await store.close()
 
 
 def test_two_identities_queued_over_http_sit_at_one_table(server: str) -> None:

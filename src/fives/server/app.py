@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
             book = RedisBook(cluster.redis, cluster.id, settings.lease)
         queue = PairingQueue(manager.create_paired, lambda game: bot_mus(store, game),
-                             settings.bot_offer, book)
+                             settings.bot_offer, book, manager.withdraw)
         state["queue"] = queue
         queue.start()
         gauges = asyncio.get_running_loop().create_task(_gauges(manager))

@@ -569,6 +569,14 @@ class TableManager:
         table = await self._open(meta)
         return table.id, tokens
 
+    async def withdraw(self, table_id: str) -> None:
+        """Take back a paired table its players were never told of: set aside (as abandoned)
+        and let go, so that no table waits for players who will be seated again elsewhere."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            await self._set_aside(table_id, "abandoned", table.fence)
+            await self.drop(table_id)
+
     async def challenge(self, spec: TableSpec, addr: str, player: StoredPlayer,
                         browser: str | None) -> tuple[Table, int | None, str | None]:
         """A person challenges a bot online: a table of the person, the bot's seat (labelled

@@ -47,6 +47,8 @@ STOP_GRACE = 5.0
 #: makes a table for the matched tickets (seated in this order) and the bot levels of the
 #: remaining seats; the tickets' seat tokens, in their order
 Seat = Callable[[list[Ticket], list[str]], Awaitable[tuple[str, list[str]]]]
+#: takes back a table made for tickets that could not be told of it (nobody will come to it)
+Unseat = Callable[[str], Awaitable[None]]
 #: each bot level's (mu, shown rating) in a game, for the offer
 BotRatings = Callable[[str], Awaitable[dict[str, float]]]
 
@@ -58,6 +60,7 @@ class PairingQueue:
     #: seconds without a match before bots are offered (BOT_OFFER; tests shorten it)
     offer_after: float = BOT_OFFER
     book: Book = field(default_factory=MemoryBook)
+    unseat: Unseat | None = None
     _task: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: join-to-match delays of recent matches (seconds), for the benchmark
@@ -239,13 +242,29 @@ class PairingQueue:
             if len(seated) < len(taken):
                 await self.book.release([(g, c) for g, _, c in taken[len(seated):]])
             if seated:
-                await self.book.write([t for group, _ in seated for t in group],
-                                      "table", "token", "matched_at", "seen")
-                # released once the tables are written (a later claim finds them and fails);
-                # if writing failed the claims are kept until they lapse, so that the groups
-                # are not seated again at once
+                try:
+                    await self.book.write([t for group, _ in seated for t in group],
+                                          "table", "token", "matched_at", "seen")
+                except BaseException:
+                    # the players never hear of these tables: they are taken back, and the
+                    # groups are seated again once their claims lapse (kept till then, so
+                    # that they are not seated again at once)
+                    await self._unseat(seated)
+                    raise
+                # released once the tables are written (a later claim finds them and fails)
                 await self.book.release(seated)
         return len(seated)
+
+    async def _unseat(self, seated: list[tuple[list[Ticket], str]]) -> None:
+        for group, _ in seated:
+            table_id = group[0].table
+            for ticket in group:
+                ticket.table = ticket.token = ticket.matched_at = None
+            if self.unseat is not None and table_id is not None:
+                try:
+                    await self.unseat(table_id)
+                except Exception:  # the write's failure is the one raised
+                    log.exception("paired table %s not taken back", table_id)
 
     @staticmethod
     def _bot_offer(ticket: Ticket, ratings: dict[str, float]) -> dict[str, Any]:
