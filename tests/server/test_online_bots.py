@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import websockets
 
-from .harness import SeatClient, play_to_end
+from .harness import SeatClient, fast_settings, play_to_end, running_server
 from .test_players_api import cookies_of, new_player, wait_for
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "online_bot_example.py"
@@ -300,6 +300,37 @@ def test_a_rematch_without_its_bot_seats_easy_from_the_start(server: str) -> Non
         seat = first["info"]["seats"][1]
         assert seat["kind"] == "bot" and seat["player"] is None and seat["level"] == "easy"
         assert seat["name"] is None or "#" not in str(seat["name"])
+
+
+def test_a_match_the_person_left_lets_its_online_bot_go(tmp_path: Path) -> None:
+    """The person challenged a bot and went away: once nobody has been at the table for
+    unwatched_ttl, the bot is free for other challenges and our easy bot keeps the seat,
+    so the match can go on when the person comes back."""
+    settings = fast_settings(str(tmp_path / "db.sqlite3"), unwatched_ttl=0.5, sweep_every=0.1,
+                             absent_turn=600.0)
+    with running_server(settings) as base:
+        owner, person, other = (new_player(base, n) for n in ("Owner", "Asha", "Bea"))
+        account, token = bot_account(owner)
+
+        async def go() -> tuple[dict[str, Any], httpx.Response]:
+            bot = await LineBot(base, token).connect()
+            await _online(base, account["id"])
+            created = await _challenge(base, person, account["id"])
+            assert created.status_code == 201, created.text
+            table = created.json()
+            await _online(base, account["id"], busy=True)
+            await _online(base, account["id"], busy=False)  # the person never came
+            again = await _challenge(base, other, account["id"])
+            c = await SeatClient(base, table["table"], table["token"],
+                                 cookies=cookies_of(person)).connect()
+            seat = c.state["info"]["seats"][1]
+            await c.close()
+            await bot.close()
+            return seat, again
+
+        seat, again = asyncio.run(go())
+    assert again.status_code == 201, again.text
+    assert seat["kind"] == "bot" and seat["player"] is None and seat["level"] == "easy"
 
 
 def test_no_bot_token_begins_with_a_dash_a_command_line_would_read_as_an_option() -> None:

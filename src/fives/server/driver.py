@@ -78,7 +78,7 @@ class Driven(Protocol):
 
     async def deal(self) -> None: ...
 
-    async def outside_failed(self, seat_no: int) -> None: ...
+    async def outside_leaves(self, seat_no: int) -> None: ...
 
     async def release_silent_seats(self) -> None: ...
 
@@ -316,7 +316,7 @@ class Driver:
             try:
                 return int(await table.outside.ask(str(seat.player), table.id, view))
             except BotFault:
-                await table.outside_failed(seat_no)
+                await table.outside_leaves(seat_no)
         seeds = Seeds(table.meta.seed)
         round_no, action_no = state.round_index, len(state.log)
         seed = seeds.decision(seat_no, round_no, action_no).getrandbits(64)

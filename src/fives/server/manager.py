@@ -136,11 +136,23 @@ class TableManager:
                     if now - max(table.finished_at or 0, table.last_seen) > self.settings.finished_ttl:
                         await self.drop(table_id)
                 elif table.status == "waiting" and idle > self.settings.waiting_ttl:
+                    await self._let_outside_go(table)
                     await self._set_aside(table_id, "expired", table.fence)
                     await self.drop(table_id)
                 elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
+                    await self._let_outside_go(table)
                     await self._set_aside(table_id, "abandoned", table.fence)
                     await self.drop(table_id)
+                elif idle > self.settings.unwatched_ttl:
+                    # the match pauses till someone comes back: a bot online is not kept
+                    # from every other challenge meanwhile
+                    await self._let_outside_go(table)
+
+    @staticmethod
+    async def _let_outside_go(table: Table) -> None:
+        for seat_no, seat in enumerate(table.meta.seats):
+            if is_outside(seat.player):
+                await table.outside_leaves(seat_no)
 
     async def _bot_players(self) -> None:
         """Each bot level is a player of the store (rated from its matches against people)."""

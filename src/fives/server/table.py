@@ -665,10 +665,11 @@ class Table:
             self._recording = asyncio.get_running_loop().create_task(
                 self.services.match_over(self))
 
-    async def outside_failed(self, seat_no: int) -> None:
-        """An online bot broke the protocol (and was disconnected): our easy bot keeps its seat
-        for the rest of the match, and the match is not the bot account's any more (it is
-        free to play elsewhere)."""
+    async def outside_leaves(self, seat_no: int) -> None:
+        """An online bot leaves its seat: it broke the protocol (and was disconnected), or
+        the people left the match for long. Our easy bot keeps the seat for the rest of the
+        match, and the match is not the bot account's any more (it is free to play
+        elsewhere)."""
         seat = self.meta.seats[seat_no]
         bot_id = seat.player
         seat.player, seat.name, seat.level = None, None, "easy"
