@@ -245,7 +245,7 @@ class PairingQueue:
                 try:
                     await self.book.write([t for group, _ in seated for t in group],
                                           "table", "token", "matched_at", "seen")
-                except BaseException:
+                except Exception:  # (not a cancel: a process stopping leaves its tables)
                     # the players never hear of these tables: they are taken back, and the
                     # groups are seated again once their claims lapse (kept till then, so
                     # that they are not seated again at once)
