@@ -5,6 +5,7 @@ me" removes the identity; a profile and a leaderboard in Hindi."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 from pathlib import Path
@@ -63,6 +64,9 @@ def test_a_player_comes_back_after_a_restart_and_sees_their_name_rating_and_matc
         page.goto(f"{base}/me")
         expect(page.locator("#my-label")).to_have_text(label or "")
         expect(page.locator("#ratings li[data-game=block] .rating")).to_contain_text("?")
+        # a phone has no hover: what the "?" means is written under the ratings
+        expect(page.locator(".provisional-note")).to_have_text(
+            "A rating marked ? is provisional: few rated matches yet.")
         expect(page.locator("#matches li")).to_have_count(1)
         expect(page.locator(".rating-chart circle")).to_have_count(1)
         page.screenshot(path=str(shots / "players-me-phone-en.png"), full_page=True)
@@ -72,6 +76,7 @@ def test_a_player_comes_back_after_a_restart_and_sees_their_name_rating_and_matc
         expect(page.locator("#name")).to_have_value(label or "")
         page.goto(f"{base}/leaderboard/block")
         expect(page.locator("#board-rows tr")).to_have_count(2)  # Asha and the random bot
+        expect(page.locator("#board-note .provisional-note")).to_be_visible()
         page.screenshot(path=str(shots / "players-leaderboard-phone-en.png"), full_page=True)
         page.goto(f"{base}/me")
         page.locator("#matches li a").first.click()
@@ -148,6 +153,37 @@ def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str
     info = pages[0].evaluate("window.fivesState().info")
     assert info["rated"] and info["game"] == "muggins"
     for context in contexts:
+        context.close()
+
+
+def test_a_rating_history_of_two_games_draws_a_line_each_with_a_key(
+        browser: Browser, live_server: str, shots: Path) -> None:
+    """The chart writes where the ratings started, their highest and lowest; with two games,
+    one line each and a key that names them (in the page's language)."""
+    matches = [{"table": f"t{i}", "game": game, "players": 2, "won": i % 2 == 0, "rated": True,
+                "rating": rating, "points": 40, "rounds": 4,
+                "finished": 1764000000 - i * 3600}
+               for i, (game, rating) in enumerate([("block", 1588), ("muggins", 1460),
+                                                   ("block", 1541), ("muggins", 1492)])]
+    profile = {"id": "p-two", "name": "Asha", "tag": "0001", "label": "Asha#0001",
+               "kind": "person", "own": False,
+               "ratings": {"block": {"rating": 1588, "provisional": True},
+                           "muggins": {"rating": 1460, "provisional": True}},
+               "games": {}, "matches": matches}
+    for lang, names in (("en", ["Muggins", "Block"]), ("hi", None)):
+        context = phone(browser, lang)
+        page = context.new_page()
+        page.route("**/api/players/p-two?*", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(profile)))
+        page.goto(f"{live_server}/p/p-two")
+        expect(page.locator(".rating-chart polyline")).to_have_count(2)
+        expect(page.locator(".rating-chart .chart-label")).to_have_text(["1500", "1588", "1460"])
+        expect(page.locator(".chart-key li")).to_have_count(2)
+        if names:
+            expect(page.locator(".chart-key li")).to_have_text(names)
+        else:
+            assert "Block" not in page.locator(".chart-key").inner_text()
+        page.screenshot(path=str(shots / f"players-chart-two-games-{lang}.png"), full_page=True)
         context.close()
 
 

@@ -74,6 +74,18 @@ export function inviteQuery(invite) {
   return invite ? `?invite=${encodeURIComponent(invite)}` : "";
 }
 
+// A rating as shown: a provisional one (few rated matches yet) marked with "?".
+export function ratingText(r) {
+  return r.provisional ? `${r.rating}?` : String(r.rating);
+}
+
+// The line that says what "?" means, shown under a list where any rating is provisional
+// (a phone has no hover for a title).
+export function provisionalNote(ratings) {
+  return ratings.some((r) => r.provisional)
+    ? el("p", { class: "muted small provisional-note" }, t("web.profile.provisional_note")) : null;
+}
+
 export function gameName(game) {
   return t(`common.game.${game}`);
 }

@@ -1,7 +1,6 @@
 // A leaderboard per game (/leaderboard/<game>), people and bot levels, best first.
 import { initI18n, t } from "./i18n.js";
-import { api, el, gameName } from "./common.js";
-import { ratingText } from "./profile-view.js";
+import { api, el, gameName, ratingText, provisionalNote } from "./common.js";
 
 const GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"];
 const asked = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -22,6 +21,7 @@ function render() {
     el("td", {}, String(p.matches)))));
   document.getElementById("board-empty").hidden = board.players.length > 0;
   document.getElementById("board").hidden = board.players.length === 0;
+  document.getElementById("board-note").replaceChildren(...[provisionalNote(board.players)].filter(Boolean));
 }
 
 async function main() {

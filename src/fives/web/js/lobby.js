@@ -1,6 +1,6 @@
 // The lobby: play now against a bot, create a table, join or watch an open one.
 import { initI18n, t } from "./i18n.js";
-import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toast } from "./common.js";
+import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toast, ratingText } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
@@ -52,7 +52,7 @@ function fillLevels(game) {
   const keep = level.value || localStorage.getItem(PLAY_LEVEL) || "easy";
   const rated = botRatings[game] || {};
   level.replaceChildren(...meta.bots.map((b) => el("option", { value: b }, rated[b]
-    ? t("web.lobby.bot_rating", { level: t(`web.bot.${b}`), rating: rated[b].provisional ? `${rated[b].rating}?` : rated[b].rating })
+    ? t("web.lobby.bot_rating", { level: t(`web.bot.${b}`), rating: ratingText(rated[b]) })
     : t(`web.bot.${b}`))));
   level.value = meta.bots.includes(keep) ? keep : "easy";
 }

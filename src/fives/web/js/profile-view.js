@@ -2,37 +2,46 @@
 // ones marked), the rating history as an inline SVG chart, win rate and points per round per
 // game, and the matches with links to their replays. Names are always set as text.
 import { t } from "./i18n.js";
-import { el, svg, gameName } from "./common.js";
+import { el, svg, gameName, ratingText, provisionalNote } from "./common.js";
 
-export function ratingText(r) {
-  return r.provisional ? `${r.rating}?` : String(r.rating);
-}
-
-// The rated matches' ratings, oldest first, as a line (one per game).
+// The rated matches' ratings, oldest first, as a line (one per game), the start (1500), the
+// highest and the lowest written at the left; with more than one game, a key of the lines.
 function chart(matches) {
   const rated = matches.filter((m) => m.rating != null).slice().reverse();
   if (rated.length < 1) return null;
   const n = rated.length + 1; // the first point: 1500, where every rating starts
-  const W = 320, H = 120, P = 8;
+  const W = 320, H = 120, P = 8, L = 34;
   const values = rated.map((m) => m.rating);
   const lo = Math.min(...values, 1500) - 20, hi = Math.max(...values, 1500) + 20;
-  const x = (i) => P + (i * (W - 2 * P)) / (n - 1);
+  const x = (i) => L + (i * (W - L - P)) / (n - 1);
   const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
   const byGame = {};
   rated.forEach((m, i) => {
     if (!byGame[m.game]) byGame[m.game] = [[x(i), y(1500)]];
     byGame[m.game].push([x(i + 1), y(m.rating)]);
   });
-  const lines = Object.entries(byGame).map(([game, pts], k) => svg("polyline", {
+  const games = Object.keys(byGame);
+  const lines = games.map((game, k) => svg("polyline", {
     class: `chart-line chart-${k % 4}`, fill: "none", "data-game": game,
-    points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
+    points: byGame[game].map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "),
   }));
   const dots = rated.map((m, i) => svg("circle", { cx: x(i + 1).toFixed(1), cy: y(m.rating).toFixed(1), r: 3, class: "chart-dot" },
     svg("title", { text: `${gameName(m.game)}: ${m.rating}` })));
-  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img",
+  // the values written at the left, none within a line's height of another
+  const marks = [];
+  for (const v of [1500, Math.max(...values), Math.min(...values)]) {
+    if (marks.every((w) => Math.abs(y(w) - y(v)) >= 11)) marks.push(v);
+  }
+  const labels = marks.map((v) => svg("text", { x: L - 4, y: (y(v) + 3.5).toFixed(1), class: "chart-label",
+    "text-anchor": "end", text: String(v) }));
+  const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img",
     "aria-label": t("web.profile.history") },
-    svg("line", { x1: P, x2: W - P, y1: y(1500).toFixed(1), y2: y(1500).toFixed(1), class: "chart-base" }),
-    ...lines, ...dots);
+    svg("line", { x1: L, x2: W - P, y1: y(1500).toFixed(1), y2: y(1500).toFixed(1), class: "chart-base" }),
+    ...labels, ...lines, ...dots);
+  if (games.length < 2) return graph;
+  const key = el("ul", { class: "chart-key" }, games.map((game, k) => el("li", {},
+    el("span", { class: `chart-swatch chart-${k % 4}` }), gameName(game))));
+  return el("div", {}, graph, key);
 }
 
 export function renderProfile(box, p) {
@@ -58,6 +67,7 @@ export function renderProfile(box, p) {
   box.replaceChildren(...[
     el("h2", {}, t("web.profile.ratings")),
     rows.length ? el("ul", { class: "rating-list", id: "ratings" }, rows) : el("p", { class: "muted", id: "ratings" }, t("web.profile.no_ratings")),
+    provisionalNote(ratings.map(([, r]) => r)),
     graph ? el("h2", {}, t("web.profile.history")) : null,
     graph,
     games.length ? el("h2", {}, t("web.profile.games")) : null,
