@@ -175,7 +175,9 @@ def test_a_partitioned_owner_stops_once_its_lease_lapses(cluster_db: str,
     try:
         with nodes(cluster_db, partition.url, 1, *slow) as (cut_off,), \
                 nodes(cluster_db, cluster_redis, 1, *slow) as (other,):
+            # to 120, not 250: long enough to outlast the cut and the takeover (about 5 s)
             table = create_table(cut_off.base, game="all-fives", players=2, watch=True,
+                                 target=120,
                                  seats=[{"kind": "bot", "level": "random"}] * 2)["table"]
             assert owner_of(cluster_redis, table) == cut_off.id
             time.sleep(1.0)
