@@ -298,6 +298,8 @@ def touch_drag(page: Page, context: BrowserContext, start: tuple[float, float],
 
 
 def center(page: Page, selector: str) -> tuple[float, float]:
+    # the state can be read a frame before the page has drawn it (seen under load)
+    page.locator(selector).wait_for(state="visible", timeout=5000)
     b = page.locator(selector).bounding_box()
     assert b is not None, selector
     return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
