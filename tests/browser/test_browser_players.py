@@ -141,8 +141,9 @@ def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str
         page.select_option("#pair-players", "2")
         page.click("#pair-find")
         expect(page.locator("#pair-text")).not_to_be_empty()
+        if i == 0:  # waiting alone (once the second joins, the page is on its way to the table)
+            page.screenshot(path=str(shots / "players-queue-phone-en.png"))
         pages.append(page)
-    pages[0].screenshot(path=str(shots / "players-queue-phone-en.png"))
     for page in pages:
         page.wait_for_url("**/t/**", timeout=10000)
     assert pages[0].url == pages[1].url
