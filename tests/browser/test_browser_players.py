@@ -74,6 +74,11 @@ def test_a_player_comes_back_after_a_restart_and_sees_their_name_rating_and_matc
         assert width <= PHONE["width"], f"the page scrolls sideways ({width}px)"
         page.goto(f"{base}/")  # the lobby knows the name too
         expect(page.locator("#name")).to_have_value(label or "")
+        # the random bot's rating in Block is provisional too, and the lobby says what "?" means
+        page.locator("label.game-card[data-game=block]").click()
+        page.select_option("#quick-level", "random")
+        expect(page.locator("#quick-level option[value=random]")).to_contain_text("?")
+        expect(page.locator("#level-desc")).to_contain_text("A rating marked ? is provisional")
         page.goto(f"{base}/leaderboard/block")
         expect(page.locator("#board-rows tr")).to_have_count(2)  # Asha and the random bot
         expect(page.locator("#board-note .provisional-note")).to_be_visible()

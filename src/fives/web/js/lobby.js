@@ -62,7 +62,9 @@ function describePlay() {
   const level = $("quick-level").value || "easy";
   $("play-now-desc").textContent = t("web.lobby.play_now_desc", { game: gameName(game), level: t(`web.bot.${level}`) });
   // what the level measurably does (the README's table of tournaments)
-  $("level-desc").textContent = t(`common.level.${level}`);
+  const rating = (botRatings[game] || {})[level];
+  $("level-desc").textContent = [t(`common.level.${level}`),
+    rating && rating.provisional ? t("web.profile.provisional_note") : null].filter(Boolean).join(" ");
 }
 
 function fillGames() {
