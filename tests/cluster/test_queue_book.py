@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 
@@ -58,6 +59,23 @@ async def join(q: PairingQueue, name: str, mu: float = 25.0, players: int = 2,
 
 async def poll(q: PairingQueue, ticket: Ticket) -> Ticket:
     return await q.get(ticket.id, ticket.player)
+
+
+@run
+async def test_hosts_whose_clocks_differ_share_redis_s_clock(cluster_redis: str) -> None:
+    """The leader's host runs 45 s ahead (more than STALE): on its own clock every ticket
+    joined elsewhere looked half a minute unpolled and was dropped at once. On Redis's clock
+    the two processes agree, and the players are paired."""
+    async with redis_of(cluster_redis) as redis:
+        tables = Tables()
+        ahead = PairingQueue(tables.seat, mus,
+                             book=RedisBook(redis, "ahead", clock=lambda: time.time() + 45))
+        right = process(redis, "right", tables)
+        assert await ahead.book.lead() and not await right.book.lead()
+        assert abs(ahead.now() - right.now()) < 0.5
+        asha, ravi = await join(right, "Asha"), await join(ahead, "Ravi")
+        assert await ahead.match_now() == 1
+        assert (await poll(right, asha)).table == (await poll(right, ravi)).table == "t1"
 
 
 @run

@@ -21,7 +21,9 @@ Redis keys (all under ``fives:queue:``):
 - ``stir``: a count of joins, writes and leaves, so that a leader with nothing new to match
   reads one key a tick rather than every ticket (:meth:`RedisBook.due`).
 
-Times are wall-clock (``time.time()``): a ticket's ``since`` is read by other processes.
+Times are Redis's clock: a ticket's ``since`` is read by other processes, whose hosts' clocks
+may differ. Each process reads Redis's ``TIME`` with every try for the lease (four times a
+lease) and keeps the difference from its own clock (:meth:`RedisBook.now`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -157,13 +159,16 @@ end
 return 1
 """
 
-# KEYS: leader. ARGV: this process, ttl. Renewed by its holder, else taken if free.
+# KEYS: leader. ARGV: this process, ttl. Renewed by its holder, else taken if free. Returns
+# whether it leads, and Redis's clock (seconds, microseconds), read after any write.
 _LEAD = """
+local leads = 1
 local cur = redis.call('GET', KEYS[1])
-if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if cur then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+if cur == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2])
+elseif cur then leads = 0
+else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+local now = redis.call('TIME')
+return {leads, now[1], now[2]}
 """
 
 _RESIGN = """
@@ -254,10 +259,13 @@ def _reaching() -> Iterator[None]:
 
 class RedisBook:
     """The queue's tickets in Redis, shared by every process. ``me``: this process's id;
-    ``lease``: seconds a leader is believed alive after it last renewed."""
+    ``lease``: seconds a leader is believed alive after it last renewed; ``clock``: this
+    host's wall clock (only the difference from Redis's is used)."""
 
-    def __init__(self, redis: Redis, me: str, lease: float = 3.0) -> None:
+    def __init__(self, redis: Redis, me: str, lease: float = 3.0,
+                 clock: Callable[[], float] = time.time) -> None:
         self.redis = redis
+        self._clock = clock
         self.me = me
         self.lease = lease
         self._ttl = int(KEEP * 1000)
@@ -266,6 +274,7 @@ class RedisBook:
         self._passed = 0.0
         self._leading_until = 0.0  # monotonic: this process leads until then, if it renews
         self._next_try = 0.0
+        self._offset = 0.0  # Redis's clock less this host's, as last read
         script = redis.register_script
         self._join, self._touch, self._write = script(_JOIN), script(_TOUCH), script(_WRITE)
         self._offer, self._remove = script(_OFFER), script(_REMOVE)
@@ -273,7 +282,8 @@ class RedisBook:
         self._lead, self._resign = script(_LEAD), script(_RESIGN)
 
     def now(self) -> float:
-        return time.time()
+        """Redis's clock, as this host's clock and their difference last read say it is."""
+        return self._clock() + self._offset
 
     async def add(self, ticket: Ticket) -> Ticket:
         fields = [x for name in FIELDS if (v := _encode(ticket, name)) for x in (name, v)]
@@ -378,8 +388,12 @@ class RedisBook:
         if now < self._next_try:
             return now < self._leading_until
         self._next_try = now + self.lease / 4
+        sent = self._clock()
         with _reaching():
-            leads = await self._lead(keys=[LEADER], args=[self.me, int(self.lease * 1000)])
+            leads, sec, usec = await self._lead(keys=[LEADER],
+                                                args=[self.me, int(self.lease * 1000)])
+        # Redis read its clock about halfway through the round trip
+        self._offset = int(sec) + int(usec) / 1e6 - (sent + self._clock()) / 2
         self._leading_until = now + self.lease if leads else 0.0
         return bool(leads)
 
