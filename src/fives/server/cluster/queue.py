@@ -32,6 +32,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, replace
 from typing import Any
@@ -274,7 +275,10 @@ class RedisBook:
         self._passed = 0.0
         self._leading_until = 0.0  # monotonic: this process leads until then, if it renews
         self._next_try = 0.0
-        self._offset = 0.0  # Redis's clock less this host's, as last read
+        self._offset = 0.0  # Redis's clock less this host's
+        #: the last reads of it, with their round trips: the quickest one's is kept (a busy
+        #: event loop lengthens a round trip, and the reading's error is half of it)
+        self._readings: deque[tuple[float, float]] = deque(maxlen=16)
         script = redis.register_script
         self._join, self._touch, self._write = script(_JOIN), script(_TOUCH), script(_WRITE)
         self._offer, self._remove = script(_OFFER), script(_REMOVE)
@@ -392,8 +396,10 @@ class RedisBook:
         with _reaching():
             leads, sec, usec = await self._lead(keys=[LEADER],
                                                 args=[self.me, int(self.lease * 1000)])
+        got = self._clock()
         # Redis read its clock about halfway through the round trip
-        self._offset = int(sec) + int(usec) / 1e6 - (sent + self._clock()) / 2
+        self._readings.append((got - sent, int(sec) + int(usec) / 1e6 - (sent + got) / 2))
+        self._offset = min(self._readings)[1]
         self._leading_until = now + self.lease if leads else 0.0
         return bool(leads)
 
