@@ -136,17 +136,20 @@ class TableManager:
                     if now - max(table.finished_at or 0, table.last_seen) > self.settings.finished_ttl:
                         await self.drop(table_id)
                 elif table.status == "waiting" and idle > self.settings.waiting_ttl:
-                    await self._let_outside_go(table)
-                    await self._set_aside(table_id, "expired", table.fence)
-                    await self.drop(table_id)
+                    await self._retire(table, "expired")
                 elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
-                    await self._let_outside_go(table)
-                    await self._set_aside(table_id, "abandoned", table.fence)
-                    await self.drop(table_id)
+                    await self._retire(table, "abandoned")
                 elif idle > self.settings.unwatched_ttl:
                     # the match pauses till someone comes back: a bot online is not kept
                     # from every other challenge meanwhile
                     await self._let_outside_go(table)
+
+    async def _retire(self, table: Table, status: str) -> None:
+        """Take an unfinished table out of play: its bots online let go, set aside as
+        ``status``, and dropped."""
+        await self._let_outside_go(table)
+        await self._set_aside(table.id, status, table.fence)
+        await self.drop(table.id)
 
     @staticmethod
     async def _let_outside_go(table: Table) -> None:
@@ -586,8 +589,7 @@ class TableManager:
         and let go, so that no table waits for players who will be seated again elsewhere."""
         table = self.tables.get(table_id)
         if table is not None:
-            await self._set_aside(table_id, "abandoned", table.fence)
-            await self.drop(table_id)
+            await self._retire(table, "abandoned")
 
     async def challenge(self, spec: TableSpec, addr: str, player: StoredPlayer,
                         browser: str | None) -> tuple[Table, int | None, str | None]:
