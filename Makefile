@@ -6,15 +6,24 @@ STAMP  := $(VENV)/.stamp
 NATIVE := $(VENV)/.compiled
 # The sources mypyc compiles (listed once, in src/fives/compiled.py).
 COMPILED := $(shell $(PYTHON) src/fives/compiled.py 2>/dev/null)
-# The core's tests (rules, records, views, sampling, the bots' search), run again on the pure
-# modules; tests/test_compiled.py compares the two builds on every run.
-CORE_TESTS := tests/test_rules.py tests/test_properties.py tests/test_examples.py \
-              tests/test_seeds.py tests/test_rejections.py tests/test_readme.py \
-              tests/test_view.py tests/test_lookahead.py tests/test_docstrings.py \
-              tests/test_config_header.py tests/test_replay_lang.py \
-              tests/bots/test_sampling.py tests/bots/test_ladder.py tests/bots/test_search_pinned.py
+# The core's tests run again on the pure modules, limited to what the compiled run cannot
+# prove: tests/test_compiled.py already replays thousands of records and bots' decisions on
+# both builds and compares them, so what is left is each build's own paths (refusals and the
+# errors that quote them, hand-built positions, views, docstrings, the sampler's odds).
+CORE_TESTS := tests/test_rules.py tests/test_examples.py tests/test_seeds.py \
+              tests/test_rejections.py tests/test_view.py tests/test_docstrings.py \
+              tests/test_config_header.py \
+              tests/bots/test_sampling.py tests/bots/test_search_pinned.py
+# pytest-xdist workers: more than the 2 cores, since much of the suite waits on servers, child
+# processes and the browser rather than computing (docs/testing.md has the measurements).
+JOBS ?= 4
+PYTEST := $(BIN)/pytest -n $(JOBS)
+# The quick loop's tests: the core, the bots, the server, the store and the command line, on
+# the compiled build, without the long ones (marked slow), the terminal, the cluster and browser.
+CHECK_TESTS := tests --ignore=tests/browser --ignore=tests/tui --ignore=tests/cluster \
+               --ignore=tests/test_compiled.py -m "not slow"
 
-.PHONY: venv run test services chromium bench bench-peers clean
+.PHONY: venv run check test services chromium bench bench-peers clean
 
 venv: $(NATIVE)
 
@@ -38,13 +47,24 @@ $(NATIVE): $(STAMP) setup.py $(COMPILED)
 run: venv
 	$(BIN)/fives serve
 
-test: venv services
+# The quick loop while working (under 3 minutes): lint, types, and the unit tests of the core
+# and the server. `make test` is the whole suite, what CI runs.
+check: venv services
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src/fives  # the core --strict (pyproject.toml), the layers around it checked
-	FIVES_EXPECT_COMPILED=1 $(BIN)/pytest --ignore=tests/browser
-	FIVES_PURE=1 $(BIN)/pytest $(CORE_TESTS)
-	@$(MAKE) --no-print-directory chromium
-	$(BIN)/pytest tests/browser
+	FIVES_EXPECT_COMPILED=1 $(PYTEST) $(CHECK_TESTS)
+
+# The whole suite, in steps: lint and types; every test but the long and the browser ones, on
+# the compiled core; the long ones (marked slow: kills, partitions, the packaging build, a load
+# run); the core's own paths again on the pure modules; the browser tests (their own pytest
+# run: the sync Playwright API runs its own event loop).
+test: venv services chromium
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy src/fives
+	FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m "not slow"
+	FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m slow
+	FIVES_PURE=1 $(BIN)/pytest -n 2 $(CORE_TESTS)
+	$(BIN)/pytest -n 2 tests/browser
 
 # The store and cluster tests start their own throwaway PostgreSQL and Redis servers (on free
 # ports, in temporary folders) from Debian's packages, installed here when missing.

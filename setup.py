@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.machinery
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -63,10 +65,41 @@ def _pure_requested() -> bool:
     return os.environ.get("FIVES_PURE", "") not in ("", "0")
 
 
+def _reused_build() -> dict[str, Path] | None:
+    """``FIVES_REUSE_BUILD=DIR``: the extension files of a build made in place in DIR (the
+    ``src`` folder of a checkout after ``make venv``), by extension name, copied into this
+    build instead of compiling again (the packaging test's wheel); None when not asked. Refused
+    unless that build was compiled from exactly the sources built here (the manifest's digests),
+    so a wheel never ships extensions of other sources."""
+    where = os.environ.get("FIVES_REUSE_BUILD", "")
+    if not where:
+        return None
+    modules, manifest = _compiled_list()
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    files = {name: Path(where, *name.split(".")).with_suffix(suffix)
+             for name in ("fives__mypyc", *modules, manifest)}
+    manifest_py = Path(where, *manifest.split(".")).with_suffix(".py")
+    missing = [str(path) for path in [*files.values(), manifest_py] if not path.exists()]
+    if missing:
+        raise SystemExit(f"fives: FIVES_REUSE_BUILD: no build in place ({missing[0]} is missing)")
+    tree = ast.parse(manifest_py.read_text(encoding="utf-8"))
+    sources = next(ast.literal_eval(node.value) for node in tree.body
+                   if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                   and node.target.id == "SOURCES" and node.value is not None)
+    for module in modules:
+        data = (SRC / Path(*module.split("."))).with_suffix(".py").read_bytes()
+        if sources.get(module) != hashlib.sha256(data).hexdigest():
+            raise SystemExit(f"fives: FIVES_REUSE_BUILD: the build in place is not of this {module}")
+    return files
+
+
 def _extensions() -> list[Any]:
     """mypyc's extensions for the compiled modules, or none (and a warning) where it fails."""
     if _pure_requested():
         return []
+    reused = _reused_build()
+    if reused is not None:
+        return [Extension(name, sources=[]) for name in reused]
     try:
         import mypy.version
         from mypyc.build import mypycify
@@ -103,6 +136,16 @@ class BuildExt(build_ext):
         super().finalize_options()
 
     def run(self) -> None:
+        reused = _reused_build()
+        if reused is not None and not _pure_requested():
+            for ext in self.extensions:
+                target = Path(self.get_ext_fullpath(ext.name))
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(reused[ext.name], target)
+                if ext.name == _compiled_list()[1]:  # the manifest's source, as mypyc ships it
+                    shutil.copyfile(reused[ext.name].with_name(target.name.split(".")[0] + ".py"),
+                                    target.with_name(target.name.split(".")[0] + ".py"))
+            return
         try:
             super().run()
         except (CCompilerError, ExecError, PlatformError, OSError) as exc:

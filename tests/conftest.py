@@ -34,6 +34,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "shared_examples: reads ../shared/examples (skips without it; fails in CI)"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: long by what it proves (kills, partitions, a build, a load run); make test runs "
+        "them in a step of their own, make check leaves them out",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest tests first, so that parallel workers (pytest-xdist) do not end the run
+    waiting on one of them started last. The order is the same in every worker, as xdist
+    requires; browser tests keep their own rule (tests/browser/conftest.py)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -272,30 +272,65 @@ def test_a_half_point_score_is_a_score_wherever_a_score_is_taken() -> None:
     assert (threes.counted_points(5, Fraction(119, 2)), threes.counted_points(15, Fraction(119, 2))) == (1, 0)
 
 
+@pytest.mark.slow
 def test_python_build_makes_a_compiled_wheel_and_an_sdist_that_installs_without_a_compiler(
     tmp_path: Path,
 ) -> None:
+    _require_compiled()
     root = PACKAGE.parents[1]
     dist = tmp_path / "dist"
-    # compiled without the C compiler's optimisations: the same modules, in half the time
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(root)],
-                   capture_output=True, text=True, env=_env(FIVES_OPT_LEVEL="0"), check=True)
+    build = [sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check"]
+    subprocess.run([*build, "--sdist", "--outdir", str(dist), str(root)],
+                   capture_output=True, text=True, env=_env(), check=True)
     (sdist,) = dist.glob("fives-*.tar.gz")
+    # the sdist holds sources only
+    with tarfile.open(sdist) as archive:
+        assert not [n for n in archive.getnames() if n.endswith(".so") or "_compiled_sources" in n]
+        archive.extractall(tmp_path / "unpacked", filter="data")
+    (unpacked,) = (tmp_path / "unpacked").iterdir()
+    # the wheel, built from the sdist with the extensions `make venv` compiled here (setup.py
+    # refuses them unless they were compiled from the sdist's very sources), is compiled:
+    # every compiled module and the manifest
+    subprocess.run([*build, "--wheel", "--outdir", str(dist), str(unpacked)], capture_output=True,
+                   text=True, env=_env(FIVES_REUSE_BUILD=str(PACKAGE.parent)), check=True)
     (wheel,) = dist.glob("fives-*.whl")
-    # the wheel (built from the sdist) is compiled: every compiled module and the manifest
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     for module in (*COMPILED_MODULES, MANIFEST):
         assert any(n.startswith(module.replace(".", "/") + ".cpython-") for n in names), module
+    assert MANIFEST.replace(".", "/") + ".py" in names
     assert not wheel.name.endswith("-none-any.whl")
-    # the sdist holds sources only, and installs its pure modules where nothing compiles
-    with tarfile.open(sdist) as archive:
-        assert not [n for n in archive.getnames() if n.endswith(".so") or "_compiled_sources" in n]
+    # installed, the wheel runs its compiled core
+    installed = tmp_path / "installed"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                    str(installed), str(wheel)], capture_output=True, text=True, env=_env(), check=True)
+    files = _python(_FILES, PYTHONPATH=str(installed)).stdout.split()
+    assert files[-1] == "compiled" and all(f.endswith(".so") for f in files[:-1]), files
+    # and the sdist installs its pure modules where nothing compiles
     target = tmp_path / "pure"
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--target", str(target), str(sdist)],
+        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--no-build-isolation",
+         "--target", str(target), str(sdist)],
         capture_output=True, text=True, env=_env(CC="/bin/false"), check=True,
     )
     assert "installing the pure Python modules" in proc.stdout + proc.stderr
     assert not list(target.rglob("*.so"))
     assert _python(_FILES, PYTHONPATH=str(target)).stdout.split()[-1] == "not-built"
+
+
+def test_a_wheel_never_reuses_extensions_compiled_from_other_sources(tmp_path: Path) -> None:
+    _require_compiled()
+    root = PACKAGE.parents[1]
+    tree = tmp_path / "tree"
+    for name in ("setup.py", "pyproject.toml", "README.md", "src/fives/compiled.py",
+                 *("src/" + m.replace(".", "/") + ".py" for m in COMPILED_MODULES)):
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / name, tree / name)
+    with (tree / "src/fives/core/state.py").open("a", encoding="utf-8") as source:
+        source.write("\n# edited after the build\n")
+    proc = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext"], cwd=tree, capture_output=True,
+        text=True, env=_env(FIVES_REUSE_BUILD=str(PACKAGE.parent)), check=False,
+    )
+    assert proc.returncode != 0
+    assert "the build in place is not of this fives.core.state" in proc.stderr

@@ -9,18 +9,18 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from clikit import FIVES
+from clikit import FIVES, ctrl_c_heard
 from fives.core.games import Config
 from fives.core.record import Record, replay_state
 from fives.tournament.runner import Plan, labels_of, run_tournament, seatings, summarise
 from fives.tournament.stats import elo_of, mean_interval, percentile, wilson
+from server.harness import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -260,14 +260,18 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path) -> None:
         [FIVES, "tournament", "--game", "all-fives", "--players", "2", "--bots", f"{slow},random",
          "--matches", "200", "--seed", "1", "--jobs", "2", "--out", str(out), "--target", "60"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=ctrl_c_heard,  # as at a terminal, even when the tests run in the background
     )
     try:
-        deadline = time.monotonic() + 60
         records = out / "records"
-        while time.monotonic() < deadline:
-            if records.exists() and len(list(records.glob("*.json"))) >= 3:
-                break
-            time.sleep(0.05)
+
+        def finished() -> int:
+            assert proc.poll() is None, "the tournament ended before its Ctrl-C"
+            return len(list(records.glob("*.json"))) if records.exists() else 0
+
+        # four records: a match's record is written just before it is counted, so the first
+        # three are surely counted when the Ctrl-C comes
+        wait_until(lambda: finished() >= 4, 120, "four finished matches' records")
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group
         stdout, stderr = proc.communicate(timeout=60)
     finally:

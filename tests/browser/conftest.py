@@ -1,13 +1,15 @@
 """Real-browser tests: Debian's Chromium driven by Playwright (../shared/BROWSER-TESTS.md).
 
 Run them last or on their own (`pytest tests/browser`): the sync Playwright API runs its own
-event loop. Screenshots land in build/screenshots/.
+event loop. Screenshots land in build/screenshots/; when a test fails, every page it left open
+is saved in build/screenshots/failures/ (named after the test) and the report lists them.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,11 +29,47 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+FAILURES = SHOTS / "failures"
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     """Browser tests run after every other test of the session."""
     items.sort(key=lambda item: "tests/browser/" in str(item.fspath).replace(os.sep, "/"))
+
+
+def save_open_pages(browser: Any, name: str, folder: Path = FAILURES) -> list[Path]:
+    """A full-page screenshot of every page still open in ``browser``, as ``name-N.png``
+    (what a failed test was looking at); a page that cannot be drawn any more is skipped."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
+    saved = []
+    for context in list(browser.contexts):
+        for page in list(context.pages):
+            path = folder / f"{stem}-{len(saved) + 1}.png"
+            try:
+                page.screenshot(path=str(path), full_page=True, timeout=5000)
+            except Exception:  # a crashed or closing page: the others still count
+                continue
+            saved.append(path)
+    return saved
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
+    """A failed browser test leaves its screenshots (the report names them), and the contexts
+    it could not close are closed so that the next test starts clean."""
+    outcome = yield
+    report = outcome.get_result()
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if report.when != "call" or not report.failed or browser is None:
+        return
+    saved = save_open_pages(browser, f"{Path(str(item.fspath)).stem}::{item.name}")
+    if saved:
+        report.sections.append(("screenshots", "\n".join(str(path) for path in saved)))
+    own = getattr(item, "funcargs", {}).get("context")
+    for context in list(browser.contexts):
+        if context is not own:  # pytest-playwright closes its own context
+            context.close()
 
 
 @pytest.fixture(scope="session")

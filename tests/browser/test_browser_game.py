@@ -91,7 +91,7 @@ def play_round(page: Page, shot: Path | None = None, keyboard_every: int = 0,
             seen["moves"] += 1
             if action.endswith(("@N", "@S")):
                 if shot is not None and not seen["side_arm"]:
-                    page.wait_for_timeout(120)
+                    page.wait_for_timeout(120)  # a picture only: the tile's move (.12 s) ends
                     if not page.locator("dialog[open]").count():
                         page.screenshot(path=str(shot))
                 seen["side_arm"] = True

@@ -647,7 +647,7 @@ def test_the_summary_never_strands_anyone_and_counts_agree(browser: Browser, liv
     expect(page.locator("#show-summary")).to_be_visible()
     expect(page.locator("#next-round")).to_be_visible()
     page.tap("#next-round")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15
     while not any(m["type"] == "ready" for m in table.received):
         assert time.monotonic() < deadline, table.received
         page.wait_for_timeout(20)

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, expect
 
-from server.harness import SeatClient, fast_settings, play_to_end, running_server
+from server.harness import SeatClient, fast_settings, play_to_end, running_server, wait_until
 
 PHONE = {"width": 390, "height": 844}
 
@@ -202,9 +202,14 @@ def test_a_queue_whose_polls_keep_failing_says_so_once(browser: Browser, live_se
     page.fill("#name", "Waits")
     page.locator("label.game-card[data-game=draw]").click()
     page.select_option("#pair-players", "4")  # nobody else queues for four
-    page.route("**/api/queue/*", lambda route: route.fulfill(
-        status=503, content_type="application/json",
-        body='{"error": "server", "message": "Something went wrong on the server."}'))
+    refused: list[str] = []
+
+    def refuse(route: Any) -> None:
+        refused.append(route.request.url)
+        route.fulfill(status=503, content_type="application/json",
+                      body='{"error": "server", "message": "Something went wrong on the server."}')
+
+    page.route("**/api/queue/*", refuse)
     page.evaluate("""() => {
       window.toasts = 0;
       new MutationObserver(() => {
@@ -213,7 +218,9 @@ def test_a_queue_whose_polls_keep_failing_says_so_once(browser: Browser, live_se
     }""")
     page.click("#pair-find")
     expect(page.locator("#pair-text")).not_to_be_empty()
-    page.wait_for_timeout(4500)  # four polls or so, all refused
+    # four polls, all refused (asking the page dispatches the refusals between the polls)
+    wait_until(lambda: page.evaluate("() => window.toasts") >= 1 and len(refused) >= 4, 30,
+               "four refused polls of the ticket", interval=0.2)
     assert page.evaluate("() => window.toasts") == 1
     page.unroute("**/api/queue/*")
     context.close()

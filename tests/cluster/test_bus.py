@@ -29,7 +29,7 @@ def test_cancel_all_ends_within_its_grace_even_if_a_task_will_not() -> None:
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(stubborn()), loop.create_task(obedient()),
                  loop.create_task(failing())]
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the tasks start (the loop runs them first, however slow)
         started = time.monotonic()
         await cancel_all(tasks, grace=0.3)
         took = time.monotonic() - started

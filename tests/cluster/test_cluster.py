@@ -104,6 +104,7 @@ def test_the_lobby_and_a_bots_match_are_the_same_from_every_process(
         assert owner_of(cluster_redis, bots) == b.id
 
 
+@pytest.mark.slow
 def test_the_owner_killed_three_times_mid_round_loses_and_doubles_nothing(
         cluster_db: str, cluster_redis: str) -> None:
     """SIGKILL the table's owner at three random moments: within the lease another process
@@ -165,6 +166,7 @@ def _metric(node: Node, name: str) -> float:
                if line.startswith(name + " ") or line.startswith(name + "{"))
 
 
+@pytest.mark.slow
 def test_a_partitioned_owner_stops_once_its_lease_lapses(cluster_db: str,
                                                           cluster_redis: str) -> None:
     """The owner loses Redis (the others still reach it): within its lease it stops writing
@@ -180,7 +182,7 @@ def test_a_partitioned_owner_stops_once_its_lease_lapses(cluster_db: str,
                                  target=120,
                                  seats=[{"kind": "bot", "level": "random"}] * 2)["table"]
             assert owner_of(cluster_redis, table) == cut_off.id
-            time.sleep(1.0)
+            time.sleep(1.0)  # the bots play a while before the cut (a moment, not an event)
             partition.cut()
             cut_at = time.monotonic()
             while True:  # it notices, and holds nothing any more
@@ -209,6 +211,7 @@ def test_a_partitioned_owner_stops_once_its_lease_lapses(cluster_db: str,
         partition.close()
 
 
+@pytest.mark.slow
 def test_a_turn_clock_moves_with_its_table(cluster_db: str, cluster_redis: str) -> None:
     """The owner dies while a person's turn clock runs: the new owner resumes the clock from
     the stored position, and when it runs out the easy bot plays for the person."""

@@ -43,6 +43,7 @@ def _bot_moves(db: str, table: str) -> list[str]:
     return [a.how for r in stored.rounds for a in r.actions if a.seat == 1]
 
 
+@pytest.mark.slow
 def test_a_bot_at_one_process_is_listed_booked_once_and_plays_at_another(
         cluster_db: str, cluster_redis: str) -> None:
     with nodes(cluster_db, cluster_redis, 3) as (a, b, c):
@@ -87,6 +88,7 @@ def test_a_bot_at_one_process_is_listed_booked_once_and_plays_at_another(
             time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_the_process_taking_a_table_over_asks_the_same_bot(
         cluster_db: str, cluster_redis: str) -> None:
     """The table's owner is killed mid-match: the process that takes the table over finds
@@ -126,6 +128,7 @@ def test_the_process_taking_a_table_over_asks_the_same_bot(
         assert set(_bot_moves(cluster_db, table)) <= {"bot", "forced"}
 
 
+@pytest.mark.slow
 def test_a_bot_breaking_the_protocol_at_another_process_is_dropped_there(
         cluster_db: str, cluster_redis: str) -> None:
     """The owner reads the answer as for a local bot: garbage makes the process holding the

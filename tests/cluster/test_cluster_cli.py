@@ -78,7 +78,9 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(
         os.kill(pid, signal.SIGKILL)  # a worker dies; the parent starts another
 
         async def watch() -> dict:
+            deadline = time.monotonic() + 90
             while True:
+                assert time.monotonic() < deadline, "the watched match did not end"
                 try:
                     c = await SeatClient(base, table).connect()
                     last = await c.wait(lambda m: m["type"] == "state" and m["result"], 60)

@@ -112,6 +112,7 @@ def test_a_person_queued_where_the_queue_is_not_led_is_offered_bots_and_seated(
         assert kinds == ["bot", "bot", "human"], info["seats"]
 
 
+@pytest.mark.slow
 def test_the_leader_killed_another_process_leads_and_the_queue_still_pairs(
         cluster_db: str, cluster_redis: str) -> None:
     with nodes(cluster_db, cluster_redis, 3) as live:

@@ -16,11 +16,14 @@ from pathlib import Path
 import httpx
 import pytest
 
+from clikit import ctrl_c_heard
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.timeout(120)
 
 
+@pytest.mark.slow
 def test_the_script_starts_a_cluster_and_stops_it() -> None:
     folder = tempfile.mkdtemp(prefix="fives-cluster-")
     os.chmod(folder, 0o755)  # PostgreSQL's own user must reach it
@@ -30,7 +33,8 @@ def test_the_script_starts_a_cluster_and_stops_it() -> None:
         env["FIVES"] = str(Path(shutil.which("fives") or "fives"))
     proc = subprocess.Popen(["bash", str(ROOT / "deploy" / "local-cluster.sh"), "--bot-delay",
                              "0"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            preexec_fn=ctrl_c_heard)  # its trap hears the Ctrl-C below
     output = []
     try:
         base = None

@@ -27,6 +27,7 @@ from fives.server.cluster.queue import (
     RedisBook,
 )
 from fives.server.pairing import BOT_OFFER, STALE, PairingQueue, Ticket
+from server.harness import wait_until_async
 from server.test_pairing import SlowTables, Tables, mus, person, run
 from services import free_port
 
@@ -247,8 +248,12 @@ async def test_when_the_leader_dies_another_process_leads(cluster_redis: str) ->
             q.start()
         try:
             a, b = await join(queues["first"], "Asha"), await join(queues["second"], "Ravi")
-            await asyncio.sleep(0.3)
-            seen = [await poll(queues["second"], a), await poll(queues["first"], b)]
+
+            async def both_seated() -> list[Ticket] | None:
+                seen = [await poll(queues["second"], a), await poll(queues["first"], b)]
+                return seen if all(t.table for t in seen) else None
+
+            seen = await wait_until_async(both_seated, 10, "the leader to pair Asha and Ravi")
             assert [t.table for t in seen] == ["t1", "t1"]
             leading = await redis.get(LEADER)
             leader = queues[leading]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import random
 import re
@@ -13,9 +14,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -25,6 +26,39 @@ from fives.server import Settings, create_app
 from fives.server.serving import uvicorn_config
 
 TILE = re.compile(r"\b([0-6])-([0-6])\b")
+
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], timeout: float = 30.0, what: str = "the condition",
+               interval: float = 0.05) -> T:
+    """Poll ``condition`` until it gives something true, and return that. A test waits so
+    for what it expects to happen, never a fixed sleep: a busy machine is only slower. Fails
+    after ``timeout`` seconds, naming ``what`` was awaited and the last value seen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what} in vain; last: {value!r}")
+        time.sleep(interval)
+
+
+async def wait_until_async(condition: Callable[[], T | Awaitable[T]], timeout: float = 30.0,
+                           what: str = "the condition", interval: float = 0.05) -> T:
+    """:func:`wait_until` inside an event loop: ``condition`` may be a coroutine function, and
+    the loop runs on between the polls."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value  # type: ignore[return-value]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what} in vain; last: {value!r}")
+        await asyncio.sleep(interval)
 
 
 def fast_settings(db: str, **kw: Any) -> Settings:

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import websockets
 
-from .harness import SeatClient, fast_settings, play_to_end, running_server
+from .harness import SeatClient, fast_settings, play_to_end, running_server, wait_until_async
 from .test_players_api import cookies_of, new_player, wait_for
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "online_bot_example.py"
@@ -144,9 +144,9 @@ def test_a_bot_that_breaks_the_protocol_is_disconnected_and_easy_takes_its_seat(
 
     async def go() -> dict[str, Any]:
         task = asyncio.get_running_loop().create_task(breaker(closed))
-        while not (await asyncio.to_thread(
-                lambda: httpx.get(f"{server}/api/bots/online").json()["bots"])):
-            await asyncio.sleep(0.05)
+        await wait_until_async(lambda: asyncio.to_thread(
+            lambda: httpx.get(f"{server}/api/bots/online").json()["bots"]), 10,
+            "the bot to be listed online")
         created = await asyncio.to_thread(lambda: person.post("/api/challenge", json={
             "bot": bot["id"], "game": "all-fives", "seed": 2}).json())
         c = await SeatClient(server, created["table"], created["token"],

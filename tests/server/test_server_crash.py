@@ -138,6 +138,7 @@ def stored_events(stored: StoredTable | None,
     return events, stored.status
 
 
+@pytest.mark.slow
 def test_nothing_acknowledged_is_lost_or_doubled_across_twenty_kills(tmp_path) -> None:
     db = str(tmp_path / "fives.sqlite3")
     rng = random.Random(2026)
@@ -168,7 +169,7 @@ def test_nothing_acknowledged_is_lost_or_doubled_across_twenty_kills(tmp_path) -
         players = asyncio.ensure_future(play(base, seats, seen, rng, stop))
         await asyncio.sleep(moment)
         os.kill(pid, signal.SIGKILL)  # in the middle of whatever it was doing
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # the players see the drop and end on their own; stop any other
         stop.set()
         await asyncio.wait_for(players, 30)
 

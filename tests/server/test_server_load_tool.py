@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_the_load_tool_keeps_playing_with_instant_bots() -> None:
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "4", "--seconds", "3",

@@ -134,7 +134,7 @@ def test_stale_illegal_and_not_your_turn_change_nothing(server: str) -> None:
         # the other seat may not act now
         err = await error_for(other, {"type": "act", "action": "draw", "n": n})
         assert err["code"] == "not_your_turn"
-        # nothing changed, and the other seat heard nothing of the errors
+        # nothing changed, and the other seat heard nothing of the errors (in a while)
         await asyncio.sleep(0.2)
         assert mover.state["n"] == n
         assert all(m["type"] == "error" for m in other.messages[other_before:])
@@ -275,9 +275,10 @@ def test_rate_limit(tmp_path) -> None:
             pongs = await quiet(c, 0.5)
             assert sum(m["type"] == "pong" for m in pongs) + sum(
                 m["type"] == "pong" for m in c.messages) < 30
-            await asyncio.sleep(1.2)
+            await asyncio.sleep(1.2)  # the bucket refills (5 a second): real time must pass
+            start = len(c.messages)
             await c.send({"type": "ping"})
-            await c.wait(lambda m: m["type"] == "pong", 5, len(c.messages) - 1)
+            await c.wait(lambda m: m["type"] == "pong", 10, start)
             await c.close()
 
         run(go())
@@ -325,8 +326,10 @@ def test_the_next_round_waits_until_every_seat_is_ready(server: str) -> None:
         summary = last["summary"]
         assert summary is not None and summary["round"] == 0
         assert summary["lines"]
+        start = len(a.messages)
         await a.send({"type": "ready"})
-        await asyncio.sleep(0.3)
+        await a.wait(lambda m: m["type"] == "state" and m["info"]["waiting_for"] == [1], 10, start)
+        await asyncio.sleep(0.3)  # and no deal comes in a while: it waits for the other seat
         assert a.state["summary"] is not None and a.state["info"]["waiting_for"] == [1]
         start = len(a.messages)
         await b.send({"type": "ready"})

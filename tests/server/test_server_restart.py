@@ -23,6 +23,7 @@ async def my_choice(c: SeatClient) -> dict:
         and len(m["view"]["legal"]) > 1 and m["summary"] is None, 15)
 
 
+@pytest.mark.slow
 def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
     db = str(tmp_path / "fives.sqlite3")
     with serve(db) as (proc, base):
@@ -42,7 +43,18 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
                 await a.send({"type": "act", "action": rng.choice(st["view"]["legal"]),
                               "n": st["n"]})
                 await a.wait(lambda m, n=st["n"]: m["type"] == "state" and m["n"] > n, 15)
-            await asyncio.sleep(0.3)  # the bot answers
+
+            def settled(m: dict, n: int = st["n"]) -> bool:
+                """The bot has answered: the table waits for the person again (a choice of
+                their own, not a draw or a pass the server makes for them), or the round is
+                over."""
+                if m["type"] != "state" or m["n"] <= n:
+                    return False
+                view = m["view"]
+                return view["end"] is not None or (
+                    view["turn"] == 0 and view["legal"] not in ([], ["draw"], ["pass"]))
+
+            await a.wait(settled, 15)
             kept = a.state
             kept["newest"] = next(m["event"] for m in reversed(a.messages)
                                   if m["type"] == "state" and m["event"] is not None)

@@ -38,7 +38,7 @@ def test_a_failing_store_refuses_the_action(tmp_path) -> None:
             await mover.send({"type": "act", "action": st["view"]["legal"][0], "n": st["n"]})
             err = await mover.wait(lambda m: m["type"] == "error", 5, start)
             assert err["code"] == "server"
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.2)  # a while for a wrongly applied action to be told
             assert mover.state["n"] == st["n"]
             store.fail = False
             await mover.send({"type": "act", "action": st["view"]["legal"][0], "n": st["n"]})
