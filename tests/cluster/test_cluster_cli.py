@@ -14,6 +14,7 @@ import time
 import httpx
 import pytest
 
+from clikit import ctrl_c_heard
 from server.harness import SeatClient, create_table
 
 pytestmark = pytest.mark.timeout(180)
@@ -56,7 +57,7 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(
         [sys.executable, "-m", "fives.cli.main", "serve", "--port", "0", "--db", cluster_db,
          "--redis", cluster_redis, "--workers", "2", "--bot-delay", "0.05",
          "--bot-workers", "0", "--dev-seeds", "--create-rate", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=ctrl_c_heard)
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         assert "2 workers" in line, line

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pexpect
 
-from clikit import FIVES
+from clikit import FIVES, ctrl_c_heard
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,6 +66,7 @@ class Game:
             codec_errors="replace",
             timeout=timeout,
             dimensions=(rows, columns),
+            preexec_fn=ctrl_c_heard,  # the Ctrl-C tests' signal, even when run in the background
         )
         self.child.logfile_read = None
         self.raw: list[str] = []
