@@ -23,7 +23,7 @@ PYTEST := $(BIN)/pytest -n $(JOBS)
 CHECK_TESTS := tests --ignore=tests/browser --ignore=tests/tui --ignore=tests/cluster \
                --ignore=tests/test_compiled.py -m "not slow"
 
-.PHONY: venv run check test services chromium bench bench-peers clean
+.PHONY: venv run lint check test services chromium bench bench-peers clean
 
 venv: $(NATIVE)
 
@@ -49,18 +49,18 @@ run: venv
 
 # The quick loop while working (under 3 minutes): lint, types, and the unit tests of the core
 # and the server. `make test` is the whole suite, what CI runs.
-check: venv services
-	$(BIN)/ruff check src tests
-	$(BIN)/mypy src/fives  # the core --strict (pyproject.toml), the layers around it checked
+check: lint services
 	FIVES_EXPECT_COMPILED=1 $(PYTEST) $(CHECK_TESTS)
 
-# The whole suite, in steps: lint and types; every test but the long and the browser ones, on
+lint: venv
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy src/fives  # the core --strict (pyproject.toml), the layers around it checked
+
+# The whole suite, in steps: lint and types (make lint); every test but the long and the browser ones, on
 # the compiled core; the long ones (marked slow: kills, partitions, the packaging build, a load
 # run); the core's own paths again on the pure modules; the browser tests (their own pytest
 # run: the sync Playwright API runs its own event loop).
-test: venv services chromium
-	$(BIN)/ruff check src tests
-	$(BIN)/mypy src/fives
+test: lint services chromium
 	FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m "not slow"
 	FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m slow
 	FIVES_PURE=1 $(BIN)/pytest -n 2 $(CORE_TESTS)

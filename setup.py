@@ -29,9 +29,9 @@ def _warn(text: str) -> None:
     print(f"fives: {text}; installing the pure Python modules", file=sys.stderr)
 
 
-def _compiled_list() -> tuple[list[str], str]:
-    """The modules to compile and the manifest's name, as src/fives/compiled.py lists them."""
-    tree = ast.parse((SRC / "fives" / "compiled.py").read_text(encoding="utf-8"))
+def _assigned(path: Path) -> dict[str, Any]:
+    """The top-level assignments of a Python file, by name, as expressions (read, not run)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -39,7 +39,19 @@ def _compiled_list() -> tuple[list[str], str]:
             for target in targets:
                 if isinstance(target, ast.Name):
                     found[target.id] = node.value
+    return found
+
+
+def _compiled_list() -> tuple[list[str], str]:
+    """The modules to compile and the manifest's name, as src/fives/compiled.py lists them."""
+    found = _assigned(SRC / "fives" / "compiled.py")
     return list(ast.literal_eval(found["COMPILED_MODULES"])), ast.literal_eval(found["MANIFEST"])
+
+
+def _source_digest(module: str) -> str:
+    """The SHA-256 of a compiled module's source here, as the manifest records it."""
+    data = (SRC / Path(*module.split("."))).with_suffix(".py").read_bytes()
+    return hashlib.sha256(data).hexdigest()
 
 
 def _write_manifest(modules: list[str], manifest: str, mypy_version: str) -> str:
@@ -53,8 +65,7 @@ def _write_manifest(modules: list[str], manifest: str, mypy_version: str) -> str
         "SOURCES: Final[dict[str, str]] = {",
     ]
     for module in modules:
-        data = (SRC / Path(*module.split("."))).with_suffix(".py").read_bytes()
-        lines.append(f"    {module!r}: {hashlib.sha256(data).hexdigest()!r},")
+        lines.append(f"    {module!r}: {_source_digest(module)!r},")
     lines.append("}")
     path = (SRC / Path(*manifest.split("."))).with_suffix(".py")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -66,11 +77,11 @@ def _pure_requested() -> bool:
 
 
 def _reused_build() -> dict[str, Path] | None:
-    """``FIVES_REUSE_BUILD=DIR``: the extension files of a build made in place in DIR (the
-    ``src`` folder of a checkout after ``make venv``), by extension name, copied into this
-    build instead of compiling again (the packaging test's wheel); None when not asked. Refused
-    unless that build was compiled from exactly the sources built here (the manifest's digests),
-    so a wheel never ships extensions of other sources."""
+    """``FIVES_REUSE_BUILD=DIR``: the files of a build made in place in DIR (the ``src`` folder
+    of a checkout after ``make venv``), each extension's by its name, and the manifest's source
+    under ``"source"``, copied into this build instead of compiling again (the packaging test's
+    wheel); None when not asked. Refused unless that build was compiled from exactly the sources
+    built here (the manifest's digests), so a wheel never ships extensions of other sources."""
     where = os.environ.get("FIVES_REUSE_BUILD", "")
     if not where:
         return None
@@ -78,28 +89,24 @@ def _reused_build() -> dict[str, Path] | None:
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     files = {name: Path(where, *name.split(".")).with_suffix(suffix)
              for name in ("fives__mypyc", *modules, manifest)}
-    manifest_py = Path(where, *manifest.split(".")).with_suffix(".py")
-    missing = [str(path) for path in [*files.values(), manifest_py] if not path.exists()]
+    files["source"] = Path(where, *manifest.split(".")).with_suffix(".py")
+    missing = [str(path) for path in files.values() if not path.exists()]
     if missing:
         raise SystemExit(f"fives: FIVES_REUSE_BUILD: no build in place ({missing[0]} is missing)")
-    tree = ast.parse(manifest_py.read_text(encoding="utf-8"))
-    sources = next(ast.literal_eval(node.value) for node in tree.body
-                   if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                   and node.target.id == "SOURCES" and node.value is not None)
+    sources = ast.literal_eval(_assigned(files["source"])["SOURCES"])
     for module in modules:
-        data = (SRC / Path(*module.split("."))).with_suffix(".py").read_bytes()
-        if sources.get(module) != hashlib.sha256(data).hexdigest():
+        if sources.get(module) != _source_digest(module):
             raise SystemExit(f"fives: FIVES_REUSE_BUILD: the build in place is not of this {module}")
     return files
 
 
-def _extensions() -> list[Any]:
-    """mypyc's extensions for the compiled modules, or none (and a warning) where it fails."""
+def _extensions(reused: dict[str, Path] | None) -> list[Any]:
+    """mypyc's extensions for the compiled modules (stand-ins for the ``reused`` build's files),
+    or none (and a warning) where it fails."""
     if _pure_requested():
         return []
-    reused = _reused_build()
     if reused is not None:
-        return [Extension(name, sources=[]) for name in reused]
+        return [Extension(name, sources=[]) for name in reused if name != "source"]
     try:
         import mypy.version
         from mypyc.build import mypycify
@@ -132,19 +139,19 @@ class BuildExt(build_ext):
     and leaves the pure modules alone when mypyc or the C build fails."""
 
     def finalize_options(self) -> None:
-        self.distribution.ext_modules = _extensions()
+        self.reused = None if _pure_requested() else _reused_build()
+        self.distribution.ext_modules = _extensions(self.reused)
         super().finalize_options()
 
     def run(self) -> None:
-        reused = _reused_build()
-        if reused is not None and not _pure_requested():
+        if self.reused is not None:
             for ext in self.extensions:
                 target = Path(self.get_ext_fullpath(ext.name))
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(reused[ext.name], target)
-                if ext.name == _compiled_list()[1]:  # the manifest's source, as mypyc ships it
-                    shutil.copyfile(reused[ext.name].with_name(target.name.split(".")[0] + ".py"),
-                                    target.with_name(target.name.split(".")[0] + ".py"))
+                shutil.copyfile(self.reused[ext.name], target)
+            # the manifest's source too, as a compiled build ships it
+            manifest = Path(self.get_ext_fullpath(_compiled_list()[1]))
+            shutil.copyfile(self.reused["source"], manifest.with_name(self.reused["source"].name))
             return
         try:
             super().run()
