@@ -9,11 +9,9 @@ import contextlib
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +20,7 @@ import httpx
 import websockets
 
 from fives.store import Store, StoredTable, open_store
+from relay import Relay
 from server.harness import SeatClient
 from server.test_server_crash import Seen, act
 
@@ -161,59 +160,12 @@ async def play_on(nodes: list[Node], table: str, token: str | None, seen: Seen,
     raise TimeoutError(f"the match at {table} did not finish; last told: {last}")
 
 
-class Partition:
+class Partition(Relay):
     """A TCP relay in front of Redis that a test can cut, as a network partition would, and
     heal. A process given :attr:`url` reaches Redis only through it."""
 
     def __init__(self, redis_url: str) -> None:
         host_port = redis_url.split("//", 1)[1].split("/", 1)[0]
         host, port = host_port.rsplit(":", 1)
-        self.target = (host, int(port))
-        self.server = socket.socket()
-        self.server.bind(("127.0.0.1", 0))
-        self.server.listen(64)
-        self.url = f"redis://127.0.0.1:{self.server.getsockname()[1]}/0"
-        self.open = True
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                return
-            if not self.open:
-                client.close()
-                continue
-            upstream = socket.create_connection(self.target)
-            with self.lock:
-                self.sockets += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pump(a: socket.socket, b: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := a.recv(65536):
-                b.sendall(data)
-        for s in (a, b):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        self.open = False
-        with self.lock:
-            for s in self.sockets:
-                with contextlib.suppress(OSError):
-                    s.shutdown(socket.SHUT_RDWR)
-                s.close()
-            self.sockets.clear()
-
-    def heal(self) -> None:
-        self.open = True
-
-    def close(self) -> None:
-        self.cut()
-        self.server.close()
+        super().__init__(host, int(port))
+        self.url = f"redis://127.0.0.1:{self.port}/0"

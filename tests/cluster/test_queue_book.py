@@ -28,7 +28,14 @@ from fives.server.cluster.queue import (
 )
 from fives.server.pairing import BOT_OFFER, STALE, PairingQueue, Ticket
 from server.harness import wait_until_async
-from server.test_pairing import SlowTables, Tables, mus, person, run
+from server.test_pairing import (
+    SlowTables,
+    Tables,
+    mus,
+    person,
+    race_leave_against_pairing,
+    run,
+)
 from services import free_port
 
 pytestmark = pytest.mark.timeout(60)
@@ -214,6 +221,21 @@ async def test_accepting_bots_while_the_leader_groups_the_ticket_makes_one_table
             assert await redis.keys(f"{PREFIX}claim:*") == []  # every claim let go
             outcomes.add("people" if r.table else "bots")
         assert outcomes == {"people", "bots"}  # each hand came first in some round
+
+
+@run
+async def test_leave_raced_against_the_leaders_pairing_200_times_is_true_or_refused(
+        cluster_redis: str) -> None:
+    rng = random.Random(43)
+    outcomes = []
+    async with redis_of(cluster_redis) as redis:
+        tables = SlowTables()
+        leader, other = process(redis, "leader", tables), process(redis, "other", tables)
+        for round_ in range(200):
+            outcomes.append(await race_leave_against_pairing(leader, tables, rng, round_,
+                                                             leaver=other))
+        assert await redis.keys(f"{PREFIX}claim:*") == []  # every claim let go
+    assert {"left", "seated"} <= set(outcomes)
 
 
 @run

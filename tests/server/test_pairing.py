@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from fives.server.manager import TableManager
+from fives.server.messages import ClientError
 from fives.server.pairing import BOT_OFFER, PairingQueue, Ticket, window
 from fives.server.tickets import MemoryBook
 from fives.store.open import open_store
@@ -206,6 +207,43 @@ async def test_accepting_bots_while_the_matcher_groups_the_ticket_makes_one_tabl
         assert asha.table == "t1" and (ravi.table == "t1") == (len(tables.made[0][0]) == 2)
 
 
+async def after(delay: float, step: Awaitable[Any]) -> Any:
+    await asyncio.sleep(delay)
+    return await step
+
+
+async def race_leave_against_pairing(q: PairingQueue, tables: Tables, rng: random.Random,
+                                     round_: int, leaver: PairingQueue | None = None) -> str:
+    """Two players queued; one leaves as the matcher pairs them. Whatever came first, the
+    leave tells the truth: "left" and nobody seated, or refused with the table the leaver
+    is seated at. Which one it was."""
+    asha, ravi = await join(q, f"Asha{round_}", 25.0), await join(q, f"Ravi{round_}", 25.0)
+    made = len(tables.made)
+    seated, _ = await asyncio.gather(
+        after(rng.uniform(0, 0.015), (leaver or q).leave(asha)),
+        after(rng.uniform(0, 0.015), q.match_now()))
+    if seated is None:  # left: no table was made with the leaver
+        assert all(f"Asha{round_}" not in names for names, _ in tables.made[made:])
+        with pytest.raises(ClientError):
+            await q.get(asha.id, asha.player)
+        await q.leave(ravi)
+        return "left"
+    # refused: the leaver is told the table they are seated at
+    assert len(tables.made) == made + 1 and f"Asha{round_}" in tables.made[-1][0]
+    assert seated.table == f"t{made + 1}" and seated.token == f"tok-{asha.id}"
+    assert (await q.get(ravi.id, ravi.player)).table == seated.table
+    return "seated"
+
+
+@run
+async def test_leave_raced_against_pairing_200_times_is_true_or_refused() -> None:
+    rng = random.Random(39)
+    tables = SlowTables()
+    q = queue_of(tables)
+    outcomes = [await race_leave_against_pairing(q, tables, rng, i) for i in range(200)]
+    assert {"left", "seated"} <= set(outcomes)  # each hand came first in some rounds
+
+
 @run
 async def test_a_seating_that_fails_lets_the_group_go_for_the_next_pass() -> None:
     tables = Tables()
@@ -267,6 +305,11 @@ def test_two_identities_queued_over_http_sit_at_one_table(server: str) -> None:
     a = wait_for(lambda: asha.get(f"/api/queue/{mine}").json().get("table"))
     b = ravi.get(f"/api/queue/{theirs['ticket']}").json()
     assert a == b["table"]
+    # too late to leave: refused, with the table the page then goes to, in the page's language
+    late = asha.post(f"/api/queue/{mine}/leave?lang=hi", json={})
+    assert late.status_code == 409, late.text
+    assert late.json()["error"] == "already_matched" and late.json()["table"] == a
+    assert late.json()["token"] and "विपक्षी" in late.json()["message"]
 
     async def go() -> Any:
         token = asha.get(f"/api/queue/{mine}").json()["token"]

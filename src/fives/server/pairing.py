@@ -36,6 +36,8 @@ log = logging.getLogger("fives.server")
 BOT_OFFER = 20.0
 #: how often the queue looks for matches
 TICK = 0.1
+#: seconds a leave waits for a claim on its ticket to end (seated, or let go)
+LEAVE_WAIT = 5.0
 #: groups claimed, seated and noted together (a round trip to Redis each, not each table's)
 BATCH = 50
 #: a failure of the matching that repeats is logged again only after this long
@@ -109,8 +111,23 @@ class PairingQueue:
             raise ClientError("not_found")
         return ticket
 
-    async def leave(self, ticket: Ticket) -> None:
-        await self.book.remove(ticket)
+    async def leave(self, ticket: Ticket) -> Ticket | None:
+        """Take the ticket out of the queue: None when it is out. A ticket already matched
+        stays: it is returned with its table, where its player is seated. One claimed for
+        seating at this moment is waited for (a claim ends within a seating's round trips),
+        so that a leave never answers "left" for a player who is seated after all."""
+        deadline = time.monotonic() + LEAVE_WAIT
+        while not await self.book.withdraw(ticket):
+            now = self.now()
+            current = await self.book.get(ticket.id, ticket.player.id, now)
+            if current is None:
+                return None  # gone meanwhile (its claim's seating failed and it lapsed)
+            if current.table is not None:
+                return current
+            if time.monotonic() > deadline:
+                raise ClientError("busy")
+            await asyncio.sleep(0.05)
+        return None
 
     async def decline(self, ticket: Ticket) -> None:
         """No bots now: keep waiting, offered again later."""

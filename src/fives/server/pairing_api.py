@@ -22,7 +22,7 @@ from fives.server.player_api import browser_of
 from fives.server.ratelimit import AddressLimit
 from fives.server.ratings import MODEL, bot_player
 from fives.server.tickets import Ticket
-from fives.server.webio import addr_of, json_body, refusing
+from fives.server.webio import addr_of, error_body, json_body, refusing
 from fives.store.base import Store
 from fives.store.players import StoredPlayer
 
@@ -87,8 +87,13 @@ def pairing_routes(store: Callable[[], Store], queue: Callable[[], PairingQueue]
 
     @refusing
     async def api_leave(request: Request) -> Response:
-        await queue().leave(await ticket_of(request))
-        return JSONResponse({"left": True})
+        """Out of the queue, or refused with 409 and the table its player is seated at (the
+        page goes there): a leave is never "left" for someone who has an opponent."""
+        seated = await queue().leave(await ticket_of(request))
+        if seated is None:
+            return JSONResponse({"left": True})
+        body = error_body(request, ClientError("already_matched"))
+        return JSONResponse({**body, **seated.status(queue().now())}, status_code=409)
 
     return [
         Route("/api/queue", api_join, methods=["POST"]),

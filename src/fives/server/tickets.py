@@ -95,6 +95,11 @@ class Book(Protocol):
         """Forget the ticket (with ``if_seen``: only if nobody asked about it since)."""
         ...
 
+    async def withdraw(self, ticket: Ticket) -> bool:
+        """Forget the ticket if it is still only waiting; False, and it stays, when it is
+        matched or claimed for seating (its player is seated, or about to be)."""
+        ...
+
     async def tickets(self) -> list[Ticket]:
         """Every ticket kept."""
         ...
@@ -164,6 +169,13 @@ class MemoryBook:
         del self.kept[ticket.id]
         if self._waiting.get(kept.player.id) == ticket.id:
             del self._waiting[kept.player.id]
+
+    async def withdraw(self, ticket: Ticket) -> bool:
+        kept = self.kept.get(ticket.id)
+        if kept is not None and (kept.table is not None or ticket.id in self._claims):
+            return False
+        await self.remove(ticket)
+        return True
 
     async def tickets(self) -> list[Ticket]:
         return list(self.kept.values())

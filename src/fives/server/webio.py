@@ -15,12 +15,13 @@ from fives.server.cluster.remote import ClusterDown
 from fives.server.messages import ClientError
 from fives.store.base import StoreError
 
-__all__ = ["STATUS", "addr_of", "error_response", "json_body", "lang_of", "refusing"]
+__all__ = ["STATUS", "addr_of", "error_body", "error_response", "json_body", "lang_of", "refusing"]
 
 #: the HTTP status of a refusal, by the reason's code (else 400)
 STATUS = {"rate_limited": 429, "too_many_tables": 429, "too_many_bot_tables": 429,
           "too_many_seats": 429, "server_full": 503, "not_found": 404, "no_identity": 401,
-          "already_identified": 409, "name_taken": 409, "bots_unreachable": 503}
+          "already_identified": 409, "name_taken": 409, "already_matched": 409,
+          "busy": 503, "bots_unreachable": 503}
 
 
 def lang_of(request: HTTPConnection) -> str:
@@ -41,10 +42,13 @@ def addr_of(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client else "?"
 
 
+def error_body(request: HTTPConnection, err: ClientError) -> dict[str, str]:
+    return {"error": err.code, "message": err.text(lang_of(request))}
+
+
 def error_response(request: HTTPConnection, err: ClientError,
                    status: int | None = None) -> JSONResponse:
-    return JSONResponse({"error": err.code, "message": err.text(lang_of(request))},
-                        status_code=status or STATUS.get(err.code, 400))
+    return JSONResponse(error_body(request, err), status_code=status or STATUS.get(err.code, 400))
 
 
 async def json_body(request: Request) -> Any:

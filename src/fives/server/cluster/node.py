@@ -197,6 +197,7 @@ class Cluster:
                 log.warning("process %s: its lease had lapsed; its tables are let go",
                             self.id)
                 await self._let_all_go()
+                self._start_afresh()
                 await self._register()
         except RedisError as exc:
             log.warning("process %s: cannot renew its lease (%s)", self.id, exc)
@@ -212,6 +213,16 @@ class Cluster:
         log.warning("process %s: letting %d tables go", self.id, len(manager.tables))
         for table_id in list(manager.tables):
             await manager.drop(table_id, moved=True)
+
+    def _start_afresh(self) -> None:
+        """Back after a lapsed lease: the others have buried this process, so its sockets at
+        their tables were detached there and its guests' processes forgot it. Every page it
+        relays reconnects (to find the tables' owners now), and the guests it held are gone:
+        the process comes back as a new one under the same id."""
+        for remote in list(self.remotes.values()):
+            remote.owner_gone()
+        for key in list(self.guests):
+            self.guests.pop(key).detach()
 
     def _lost(self, table_id: str) -> None:
         """A write was refused as stale: another process owns the table now."""
@@ -275,10 +286,16 @@ class Cluster:
             alive = await pipe.execute()
         for proc, live in zip(others, alive):
             if live:
+                # back (a process paused past its lease takes its id again): its next death
+                # is a new one, to be handled in full
+                self._buried.discard(proc)
                 continue
             if proc not in self._buried:
                 self._buried.add(proc)
-                self._forget_process(proc)
+                log.info("process %s: its lease lapsed; its tables move", proc)
+            # every round it is seen dead, not only the first: a socket relayed to it since
+            # (it came back once and died again) must reconnect, and forgetting is idempotent
+            self._forget_process(proc)
             held = [str(t) for t in await self.redis.smembers(f"fives:held:{proc}")]
             random.shuffle(held)  # the survivors share the work
             for table_id in held:

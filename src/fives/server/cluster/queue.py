@@ -78,6 +78,19 @@ local function stir(ttl)
 end
 """
 
+# Forget a ticket (its hash, its id in the set, its player's pointer to it if it is theirs).
+_FORGET = """
+local function forget(key, ids, id)
+  local pid = redis.call('HGET', key, 'pid')
+  redis.call('DEL', key)
+  redis.call('SREM', ids, id)
+  if pid then
+    local pk = 'fives:queue:player:' .. pid
+    if redis.call('GET', pk) == id then redis.call('DEL', pk) end
+  end
+end
+"""
+
 # KEYS: player key, ticket key, ids. ARGV: id, ttl, then the ticket's fields and values.
 # The player's waiting ticket if they have one (the whole hash), else this one, kept (its id).
 _JOIN = _STIR + """
@@ -127,16 +140,21 @@ return 1
 """
 
 # KEYS: ticket, ids. ARGV: id, the seen it must still hold ('': any), ttl.
-_REMOVE = _STIR + """
+_REMOVE = _STIR + _FORGET + """
 if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'seen') ~= ARGV[2] then return 0 end
-local pid = redis.call('HGET', KEYS[1], 'pid')
-redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[2], ARGV[1])
-if pid then
-  local pk = 'fives:queue:player:' .. pid
-  if redis.call('GET', pk) == ARGV[1] then redis.call('DEL', pk) end
-end
+forget(KEYS[1], KEYS[2], ARGV[1])
 stir(ARGV[3])
+return 1
+"""
+
+# KEYS: ticket, ids, its claim key. ARGV: id, ttl. The ticket is forgotten unless it is matched
+# or claimed (1), else kept (0).
+_WITHDRAW = _STIR + _FORGET + """
+if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('HEXISTS', KEYS[1], 'table') == 1 then
+  return 0
+end
+forget(KEYS[1], KEYS[2], ARGV[1])
+stir(ARGV[2])
 return 1
 """
 
@@ -283,6 +301,7 @@ class RedisBook:
         self._join, self._touch, self._write = script(_JOIN), script(_TOUCH), script(_WRITE)
         self._offer, self._remove = script(_OFFER), script(_REMOVE)
         self._claim, self._release = script(_CLAIM), script(_RELEASE)
+        self._withdraw = script(_WITHDRAW)
         self._lead, self._resign = script(_LEAD), script(_RESIGN)
 
     def now(self) -> float:
@@ -331,6 +350,12 @@ class RedisBook:
             await self._remove(keys=[_key(ticket.id), IDS],
                                args=[ticket.id, "" if if_seen is None else repr(if_seen),
                                      self._ttl])
+
+    async def withdraw(self, ticket: Ticket) -> bool:
+        with _reaching():
+            done = await self._withdraw(keys=[_key(ticket.id), IDS, _claim_key(ticket.id)],
+                                        args=[ticket.id, self._ttl])
+        return bool(done)
 
     async def tickets(self) -> list[Ticket]:
         """Every ticket, read in one pipeline: a new one whole, one read before only in the

@@ -47,6 +47,7 @@ export async function api(path, body) {
   if (!r.ok) {
     const err = new Error((data && data.message) || t("web.error.server"));
     err.code = data && data.error;
+    err.data = data;
     throw err;
   }
   return data;

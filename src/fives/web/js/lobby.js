@@ -201,6 +201,11 @@ async function pairCall(path, body) {
   }
 }
 
+function pollTicket() {
+  clearInterval(pairTimer);
+  pairTimer = setInterval(() => ticket && pairCall(`/api/queue/${ticket}`), 1000);
+}
+
 async function findOpponent(e) {
   e.preventDefault();
   try {
@@ -208,8 +213,7 @@ async function findOpponent(e) {
     const st = await api("/api/queue", { game: pairGame(), players: Number($("pair-players").value), rated: $("pair-rated").checked });
     ticket = st.ticket;
     showTicket(st);
-    clearInterval(pairTimer);
-    pairTimer = setInterval(() => ticket && pairCall(`/api/queue/${ticket}`), 1000);
+    pollTicket();
   } catch (err) {
     toast(err.message, "error");
   }
@@ -228,8 +232,25 @@ function wirePairing() {
   $("pair-decline").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: false }));
   $("pair-cancel").addEventListener("click", async () => {
     clearInterval(pairTimer);
-    if (ticket) await api(`/api/queue/${ticket}/leave`, {}).catch(() => null);
+    const leaving = ticket;
     ticket = null;
+    try {
+      if (leaving) await api(`/api/queue/${leaving}/leave`, {});
+    } catch (err) {
+      // paired already: the seat is this player's, so the page goes to it and says why
+      if (err.code === "already_matched" && err.data && err.data.table) {
+        toast(err.message);
+        showTicket(err.data);
+        return;
+      }
+      if (err.code === "busy") { // being seated this moment: still queued, the poll tells
+        ticket = leaving;
+        toast(err.message, "error");
+        pollTicket();
+        return;
+      }
+      if (err.code !== "not_found") toast(err.message, "error");
+    }
     showTicket(null);
   });
 }

@@ -38,26 +38,43 @@ let sentN = -1;
 
 // -- connection -------------------------------------------------------------------------
 
+// A line whose far end is gone (its server process paused or killed without closing it, a
+// phone's network lost without a word) says nothing: the page pings the table every few
+// seconds and, having heard nothing for a while, drops the line and dials again (issue 43).
+const PING_EVERY = 3000;
+const SILENT_LIMIT = 8000;
+let heard = 0; // when the line last said anything (Date.now())
+let fresh = false; // the next state is the first since the line was opened
+let pending = null; // the action sent and not yet answered: { action, n }
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const lang = pickLang();
-  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${lang}`);
-  ws.addEventListener("open", () => {
+  const line = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${lang}`);
+  ws = line;
+  line.addEventListener("open", () => {
+    if (ws !== line) return;
     retry = 400;
     sentN = -1;
+    heard = Date.now();
+    fresh = true;
     $("conn-status").hidden = true;
     const hello = { type: "hello", lang };
     if (token) hello.token = token;
     if (invite) hello.invite = invite;
-    ws.send(JSON.stringify(hello));
+    line.send(JSON.stringify(hello));
   });
-  ws.addEventListener("message", (e) => {
+  line.addEventListener("message", (e) => {
+    if (ws !== line) return; // a line given up on
+    heard = Date.now();
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
     if (ready) onMessage(msg);
     else early.push(msg);
   });
-  ws.addEventListener("close", (e) => {
+  line.addEventListener("close", (e) => {
+    if (ws !== line) return;
+    ws = null;
     if (e.code === 4404) {
       showNotFound();
       return;
@@ -66,12 +83,41 @@ function connect() {
       showRefused(t("web.error.private_table"));
       return;
     }
-    $("conn-status").hidden = false;
-    $("conn-status").textContent = t("web.conn.reconnecting");
-    if (e.code === 4429) retry = 8000; // too many connections or watchers: come back later
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    dialAgain(e.code === 4429 ? 8000 : retry); // 4429: too many connections or watchers
   });
+}
+
+function dialAgain(after) {
+  $("conn-status").hidden = false;
+  $("conn-status").textContent = t("web.conn.reconnecting");
+  setTimeout(connect, after);
+  retry = Math.min(Math.max(retry, after) * 2, 8000);
+}
+
+setInterval(() => {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  if (Date.now() - heard > SILENT_LIMIT) {
+    const dead = ws;
+    ws = null; // its events are ignored from now on
+    try { dead.close(); } catch { /* already closing */ }
+    dialAgain(0);
+    return;
+  }
+  send({ type: "ping" });
+}, PING_EVERY);
+
+// The first state of a new line: the action sent on the old one and never answered is sent
+// again if it is still this seat's to make (the table's counter refuses a second copy), or the
+// player is told it was not made.
+function resendPending(msg) {
+  const was = pending;
+  pending = null;
+  if (!was || msg.n > was.n) return; // answered before the line dropped
+  if (msg.n === was.n && isMyTurn() && msg.view.legal.includes(was.action)) {
+    act(was.action);
+  } else {
+    toast(t("web.conn.not_sent"), "error");
+  }
 }
 
 function send(msg) {
@@ -115,6 +161,7 @@ function onMessage(msg) {
       if (msg.code === "not_found") { showNotFound(); return; }
       if (msg.code === "private_table") { refused = true; showRefused(msg.message); return; }
       sentN = -1;
+      pending = null;
       if (msg.code !== "stale") toast(msg.message, "error");
       break;
     case "rematch":
@@ -170,6 +217,11 @@ function onState(msg) {
   if (!prev || (prev.view && msg.view && prev.view.round !== msg.view.round)) selected = null;
   if (selected && !optionsFor(selected).length) selected = null;
   render();
+  if (pending && msg.n > pending.n) pending = null;
+  if (fresh) {
+    fresh = false;
+    resendPending(msg);
+  }
 }
 
 function isMyTurn() {
@@ -445,6 +497,7 @@ function act(action) {
   if (!last || sentN === last.n) return;
   sentN = last.n;
   selected = null;
+  pending = { action, n: last.n };
   send({ type: "act", action, n: last.n });
   render();
 }
