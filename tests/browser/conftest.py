@@ -82,8 +82,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: Any) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser") / "fives.sqlite3"
+    # behind a "proxy" on 127.0.0.1: a test may be browsers at several addresses
     settings = fast_settings(str(db), bot_delay=0.05, forced_delay=0.05, round_pause=60.0,
-                             rate=50.0, burst=100)
+                             rate=50.0, burst=100, trusted_proxies="127.0.0.1")
     with running_server(settings) as base:
         yield base
 

@@ -19,9 +19,11 @@ from server.harness import SeatClient, fast_settings, play_to_end, running_serve
 PHONE = {"width": 390, "height": 844}
 
 
-def phone(browser: Browser, lang: str = "en") -> Any:
+def phone(browser: Browser, lang: str = "en", addr: str | None = None) -> Any:
+    """A phone's browser (``addr``: at that address, as the site's trusted proxy says)."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  locale="hi-IN" if lang == "hi" else "en-US")
+                                  locale="hi-IN" if lang == "hi" else "en-US",
+                                  extra_http_headers={"X-Forwarded-For": addr} if addr else None)
     context.add_init_script(f"localStorage.setItem('fives.lang', '{lang}')")
     return context
 
@@ -49,15 +51,16 @@ def test_a_player_comes_back_after_a_restart_and_sees_their_name_rating_and_matc
     page = context.new_page()
     with running_server(fast_settings(db)) as base:
         page.goto(f"{base}/me")
-        # the first visit gave the browser its secret, out of the page's scripts' reach
-        first = {c["name"]: c for c in context.cookies()}["fives_id"]
-        assert first["httpOnly"] and first["sameSite"] == "Lax" and len(first["value"]) >= 40
+        # no secret before there is an identity: it is minted with the name
+        assert "fives_id" not in {c["name"] for c in context.cookies()}
         page.fill("#new-name", "Asha")
         page.click("#new-btn")
         expect(page.locator("#my-label")).to_contain_text("Asha#")
         label = page.locator("#my-label").text_content()
+        secret = {c["name"]: c for c in context.cookies()}["fives_id"]
+        # out of the page's scripts' reach
+        assert secret["httpOnly"] and secret["sameSite"] == "Lax" and len(secret["value"]) >= 40
         cookies = {c["name"]: c["value"] for c in context.cookies()}
-        assert cookies["fives_id"] == first["value"]  # the first visit's secret, now hers
         assert "fives_id" not in page.evaluate("document.cookie")
         play_rated_match(base, cookies, 21)
     with running_server(fast_settings(db)) as base:  # the same database, a new process
@@ -136,7 +139,8 @@ def test_a_device_link_opens_the_identity_in_another_browser(browser: Browser,
 
 def test_two_browsers_are_paired_by_the_queue(browser: Browser, live_server: str,
                                               shots: Path) -> None:
-    contexts = [phone(browser), phone(browser)]
+    # two people at two addresses (two profiles of one address are never paired rated)
+    contexts = [phone(browser, addr="10.0.0.1"), phone(browser, addr="10.0.0.2")]
     pages = []
     for i, context in enumerate(contexts):
         page = context.new_page()

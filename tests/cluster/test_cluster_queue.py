@@ -76,7 +76,7 @@ async def seated(node: Node, table: str, token: str, client: httpx.Client) -> di
 def test_two_people_queued_at_two_processes_sit_at_one_table(cluster_db: str,
                                                             cluster_redis: str) -> None:
     with nodes(cluster_db, cluster_redis, 2) as (a, b):
-        asha, ravi = new_player(a.base, "Asha"), new_player(b.base, "Ravi")
+        asha, ravi = new_player(a.base, "Asha", "10.0.0.1"), new_player(b.base, "Ravi", "10.0.0.2")
         mine, theirs = queue_at(a, asha), queue_at(b, ravi)
         # each asks the other process: any process answers from the one queue
         found_a = poll_until(asha, f"{b.base}/api/queue/{mine}", matched)
@@ -91,6 +91,24 @@ def test_two_people_queued_at_two_processes_sit_at_one_table(cluster_db: str,
         for info in asyncio.run(both()):
             assert info["seat"] is not None and info["rated"] and info["status"] == "playing"
             assert sorted(s["name"].split("#")[0] for s in info["seats"]) == ["Asha", "Ravi"]
+
+
+def test_two_identities_of_one_address_queued_rated_at_two_processes_are_never_paired(
+        cluster_db: str, cluster_redis: str) -> None:
+    """Two browser profiles of one person (one address, two identities) queue for a rated
+    match at two processes: the one queue never pairs them with each other, and pairs each
+    with someone else."""
+    with nodes(cluster_db, cluster_redis, 2) as (a, b):
+        one, two = new_player(a.base, "Asha"), new_player(b.base, "Asha two")
+        mine, theirs = queue_at(a, one), queue_at(b, two)
+        time.sleep(2.5)  # many passes of the leader (one a tick while something changes)
+        for client, node, ticket in ((one, b, mine), (two, a, theirs)):
+            assert client.get(f"{node.base}/api/queue/{ticket}").json()["state"] == "waiting"
+        ravi = new_player(b.base, "Ravi", "10.0.0.2")
+        found = poll_until(ravi, f"{a.base}/api/queue/{queue_at(b, ravi)}", matched)
+        tables = {one.get(f"{a.base}/api/queue/{mine}").json().get("table"),
+                  two.get(f"{b.base}/api/queue/{theirs}").json().get("table")}
+        assert found["table"] in tables and None in tables  # Ravi with one of them only
 
 
 def test_a_person_queued_where_the_queue_is_not_led_is_offered_bots_and_seated(
@@ -118,7 +136,7 @@ def test_the_leader_killed_another_process_leads_and_the_queue_still_pairs(
     with nodes(cluster_db, cluster_redis, 3) as live:
         leader = wait_leader(cluster_redis, live)
         b, c = [n for n in live if n is not leader]
-        dev, esha = new_player(b.base, "Dev"), new_player(c.base, "Esha")
+        dev, esha = new_player(b.base, "Dev", "10.0.0.3"), new_player(c.base, "Esha", "10.0.0.4")
         os.kill(leader.proc.pid, signal.SIGKILL)
         leader.proc.wait(10)
         killed = time.monotonic()

@@ -57,7 +57,7 @@ def process(redis: Redis, name: str, tables: Tables, lease: float = 3.0) -> Pair
 
 async def join(q: PairingQueue, name: str, mu: float = 25.0, players: int = 2,
                waited: float = 0.0) -> Ticket:
-    ticket = await q.join(person(name), f"b-{name}", "1.2.3.4", "block", players, True, mu)
+    ticket = await q.join(person(name), f"b-{name}", f"addr-{name}", "block", players, True, mu)
     if waited:
         ticket.since -= waited
         ticket.offer_at -= waited

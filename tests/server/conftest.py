@@ -11,7 +11,10 @@ from .harness import fast_settings, running_server
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[str]:
-    with running_server(fast_settings(str(tmp_path / "fives.sqlite3"))) as base:
+    # behind a "proxy" on 127.0.0.1, so that a test may be players at several addresses
+    # (X-Forwarded-For); a client that sends none is 127.0.0.1, as before
+    with running_server(fast_settings(str(tmp_path / "fives.sqlite3"),
+                                      trusted_proxies="127.0.0.1")) as base:
         yield base
 
 

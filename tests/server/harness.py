@@ -151,14 +151,17 @@ class SeatClient:
     seat: int | None = None
     ws: Any = None
     cookies: dict[str, str] | None = None  # a browser's cookies (its identity)
+    addr: str | None = None  # the address a trusted proxy forwards (X-Forwarded-For)
     _task: Any = None
     _new: Any = None
 
     async def connect(self, hello: bool = True) -> SeatClient:
         url = self.base.replace("http://", "ws://") + f"/ws/{self.table}"
         headers = ({"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-                   if self.cookies else None)
-        self.ws = await websockets.connect(url, max_size=2**22, additional_headers=headers)
+                   if self.cookies else {})
+        if self.addr:
+            headers["X-Forwarded-For"] = self.addr
+        self.ws = await websockets.connect(url, max_size=2**22, additional_headers=headers or None)
         self._new = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._read())
         if hello:

@@ -339,3 +339,23 @@ def test_no_bot_token_begins_with_a_dash_a_command_line_would_read_as_an_option(
     tokens = [bot_token() for _ in range(2000)]  # one in 64 of token_urlsafe's would
     assert not any(t.startswith("-") for t in tokens) and len(set(tokens)) == 2000
     assert all(len(t) >= 40 for t in tokens)
+
+
+def test_wrong_bot_tokens_are_rate_limited_per_address(server: str) -> None:
+    """/ws/bot took hundreds of wrong tokens a second from one address, each a store look-up:
+    past the allowance (30 a minute, bursts of 30) a try is refused before any look-up, and
+    another address is not held back."""
+    url = server.replace("http", "ws", 1) + "/ws/bot"
+
+    async def tries(n: int, addr: str) -> list[str]:
+        codes = []
+        for i in range(n):
+            async with websockets.connect(url, additional_headers={
+                    "Authorization": f"Bearer wrong-token-{i:04d}-xxxxxxxxxxxx",
+                    "X-Forwarded-For": addr}) as ws:
+                codes.append(json.loads(await ws.recv())["code"])
+        return codes
+
+    codes = asyncio.run(tries(34, "10.0.0.7"))
+    assert codes[:30] == ["bad_token"] * 30 and codes[30:] == ["rate_limited"] * 4
+    assert asyncio.run(tries(1, "10.0.0.8")) == ["bad_token"]

@@ -59,9 +59,10 @@ def run(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
 
 
 async def join(q: PairingQueue, name: str, mu: float, players: int = 2,
-               browser: str | None = None, waited: float = 0.0, rated: bool = True) -> Ticket:
-    ticket = await q.join(person(name), browser or f"b-{name}", "1.2.3.4", "block", players,
-                          rated, mu)
+               browser: str | None = None, waited: float = 0.0, rated: bool = True,
+               addr: str | None = None) -> Ticket:
+    ticket = await q.join(person(name), browser or f"b-{name}", addr or f"addr-{name}", "block",
+                          players, rated, mu)
     ticket.since -= waited  # the in-memory book keeps the very ticket handed out
     ticket.offer_at -= waited
     return ticket
@@ -295,7 +296,7 @@ async def test_a_paired_table_its_players_never_hear_of_is_taken_back(tmp_path: 
 
 
 def test_two_identities_queued_over_http_sit_at_one_table(server: str) -> None:
-    asha, ravi = new_player(server, "Asha"), new_player(server, "Ravi")
+    asha, ravi = new_player(server, "Asha", "10.0.0.1"), new_player(server, "Ravi", "10.0.0.2")
     r = asha.post("/api/queue", json={"game": "draw", "players": 2, "rated": True})
     assert r.status_code == 201 and r.json()["state"] == "waiting"
     mine = r.json()["ticket"]
@@ -313,7 +314,7 @@ def test_two_identities_queued_over_http_sit_at_one_table(server: str) -> None:
 
     async def go() -> Any:
         token = asha.get(f"/api/queue/{mine}").json()["token"]
-        c = await SeatClient(server, a, token, cookies=cookies_of(asha)).connect()
+        c = await SeatClient(server, a, token, cookies=cookies_of(asha), addr="10.0.0.1").connect()
         info = c.state["info"] if c.state else {}
         await c.close()
         return c.seat, info

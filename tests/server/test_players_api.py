@@ -18,9 +18,11 @@ import pytest
 from .harness import SeatClient, fast_settings, play_to_end, running_server
 
 
-def new_player(base: str, name: str) -> httpx.Client:
-    """A browser with an identity called ``name``."""
-    client = httpx.Client(base_url=base, timeout=10)
+def new_player(base: str, name: str, addr: str | None = None) -> httpx.Client:
+    """A browser with an identity called ``name`` (``addr``: at that address, forwarded by
+    the trusted proxy the ``server`` fixture has)."""
+    client = httpx.Client(base_url=base, timeout=10,
+                          headers={"X-Forwarded-For": addr} if addr else None)
     r = client.post("/api/me", json={"name": name})
     assert r.status_code == 201, r.text
     return client
@@ -56,28 +58,39 @@ def test_the_secret_cookie_is_http_only_and_same_site(server: str) -> None:
     assert "secret" not in r.text and r.cookies["fives_id"] not in r.text
 
 
-def test_the_first_page_view_gives_a_secret_that_no_store_keeps_until_a_name(
+def test_the_first_page_view_gives_a_browser_id_and_no_secret_until_a_name(
         tmp_path: Path) -> None:
     db = tmp_path / "fives.sqlite3"
     with running_server(fast_settings(str(db))) as base:
         browser = httpx.Client(base_url=base, timeout=10)
         page = browser.get("/")
         header = ";".join(page.headers.get_list("set-cookie")).lower()
-        assert "fives_id=" in header and "httponly" in header and "samesite=lax" in header
-        assert "fives_browser=" in header
+        assert "fives_browser=" in header and "httponly" in header and "samesite=lax" in header
+        assert "fives_id=" not in header  # no secret before there is an identity to open
         assert page.headers["cache-control"] == "private, no-cache"  # never a shared cache's
-        secret = browser.cookies["fives_id"]
-        assert len(secret) >= 40 and secret not in page.text
         assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM player_secrets").fetchone() == (0,)
-        again = browser.get("/rules")  # a browser that has its secret is given no other
-        assert "fives_id=" not in ";".join(again.headers.get_list("set-cookie"))
+        again = browser.get("/rules")  # a browser that has its id is given no other
+        assert "set-cookie" not in again.headers
         assert again.headers["cache-control"] == "no-cache"
         assert browser.get("/api/me").json() == {"player": None}
-        browser.post("/api/me", json={"name": "Asha"})
-        assert browser.cookies["fives_id"] == secret  # the first visit's secret, now hers
+        r = browser.post("/api/me", json={"name": "Asha"})
+        header = ";".join(r.headers.get_list("set-cookie")).lower()
+        assert "fives_id=" in header and "httponly" in header and "samesite=lax" in header
+        secret = browser.cookies["fives_id"]
+        assert len(secret) >= 40 and secret not in r.text
         assert browser.get("/api/me").json()["player"]["name"] == "Asha"
     stored = sqlite3.connect(db).execute("SELECT secret_hash FROM player_secrets").fetchall()
     assert stored == [(hashlib.sha256(secret.encode()).hexdigest(),)]
+
+
+def test_a_secret_the_browser_chose_never_becomes_an_identitys(server: str) -> None:
+    """Cookie fixation: whoever planted a first-visit cookie knew the identity made with it."""
+    planted = "planted-by-someone-else-" + "x" * 20
+    r = httpx.post(f"{server}/api/me", json={"name": "Asha"}, cookies={"fives_id": planted})
+    assert r.status_code == 201 and r.cookies["fives_id"] != planted
+    assert httpx.get(f"{server}/api/me", cookies={"fives_id": planted}).json() == {"player": None}
+    me = httpx.get(f"{server}/api/me", cookies={"fives_id": r.cookies["fives_id"]}).json()
+    assert me["player"]["name"] == "Asha"
 
 
 def test_a_revoked_or_forgotten_secret_never_opens_a_new_identity(server: str) -> None:
@@ -189,16 +202,23 @@ def cookies_of(client: httpx.Client) -> dict[str, str]:
     return {k: v for k, v in client.cookies.items()}
 
 
-async def rated_match(base: str, a: httpx.Client, b: httpx.Client, seed: int) -> dict[str, Any]:
-    """A rated two-person match of Block between the players of browsers ``a`` and ``b``."""
+def addr_of(client: httpx.Client) -> str | None:
+    return client.headers.get("X-Forwarded-For")
+
+
+async def rated_match(base: str, a: httpx.Client, b: httpx.Client, seed: int,
+                      private: bool = False) -> dict[str, Any]:
+    """A two-person match of Block asked for rated, between the players of browsers ``a`` and
+    ``b`` (each at its own address, or both at 127.0.0.1: then it is played casual)."""
     r = a.post("/api/tables", json={"game": "block", "players": 2, "rated": True,
-                                    "private": False, "seed": seed,
+                                    "private": private, "seed": seed,
                                     "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert r.status_code == 201, r.text
     created = r.json()
     first = await SeatClient(base, created["table"], created["token"],
-                             cookies=cookies_of(a)).connect()
-    second = await SeatClient(base, created["table"], cookies=cookies_of(b)).connect()
+                             cookies=cookies_of(a), addr=addr_of(a)).connect()
+    second = await SeatClient(base, created["table"], cookies=cookies_of(b),
+                              addr=addr_of(b), invite=created.get("invite")).connect()
     await second.send({"type": "join", "seat": 1, "name": "ignored", "rated": 1})
     await second.wait(lambda m: m["type"] == "joined")
     second.seat = 1
@@ -209,7 +229,7 @@ async def rated_match(base: str, a: httpx.Client, b: httpx.Client, seed: int) ->
 
 
 def test_a_rated_match_rates_both_players_and_lists_it(server: str) -> None:
-    asha, ravi = new_player(server, "Asha"), new_player(server, "Ravi")
+    asha, ravi = new_player(server, "Asha", "10.0.0.1"), new_player(server, "Ravi", "10.0.0.2")
     last = asyncio.run(rated_match(server, asha, ravi, 11))
     names = [s["name"] for s in last["info"]["seats"]]
     assert names[0].startswith("Asha#") and names[1].startswith("Ravi#")
@@ -410,9 +430,9 @@ def test_players_come_back_on_the_postgresql_store_too(postgres_url: str,
                                                        tmp_path: Path) -> None:
     from fives.store.postgres import PostgresStore
 
-    settings = fast_settings(str(tmp_path / "unused.sqlite3"))
+    settings = fast_settings(str(tmp_path / "unused.sqlite3"), trusted_proxies="127.0.0.1")
     with running_server(settings, PostgresStore(postgres_url)) as base:
-        asha, ravi = new_player(base, "Asha"), new_player(base, "Ravi")
+        asha, ravi = new_player(base, "Asha", "10.0.0.1"), new_player(base, "Ravi", "10.0.0.2")
         asyncio.run(rated_match(base, asha, ravi, 12))
         rating = wait_for(lambda: asha.get("/api/me").json()["player"]["ratings"].get("block"))
         cookie = asha.cookies["fives_id"]

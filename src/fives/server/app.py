@@ -251,12 +251,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "game": body.get("game", "all-fives"),
                 "players": players,
                 "name": body.get("name") or "",
-                "turn_time": body.get("turn_time", settings.turn_time),
                 "seats": [{"kind": "human"}]
                 + [{"kind": "bot", "level": level}] * (players - 1),
                 "seed": body.get("seed"),
                 "rated": body.get("rated", False),
             }
+            if "turn_time" in body:  # else the site's (or a rated table's) clock
+                spec["turn_time"] = body["turn_time"]
             table, seat, token = await manager().create(spec, _addr(request), *await who(request))
         except ClientError as err:
             return _error(request, err, _STATUS.get(err.code, 400))
@@ -508,7 +509,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/leaderboard/{game}", _page("leaderboard.html")),
         Route("/watch", _page("watch.html")),
-        *bot_routes(manager, identities),
+        *bot_routes(manager, identities, limits.limit("bot_logins", settings.bot_login_rate,
+                                                      settings.bot_login_burst)),
         *pairing_routes(lambda: manager().store, lambda: state["queue"],
                         limits.limit("queue", settings.pairing_rate, settings.pairing_burst)),
         *player_routes(lambda: manager().store, identities, lambda: manager().lobby()),

@@ -44,9 +44,11 @@ def bot_token() -> str:
     return token
 
 
-def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit) -> list[Any]:
-    """The routes, given the app's manager and the limit on new identities and accounts per
-    address (the players' API counts against the same)."""
+def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit,
+               logins: AddressLimit) -> list[Any]:
+    """The routes, given the app's manager, the limit on new identities and accounts per
+    address (the players' API counts against the same) and the limit on bot programs'
+    connections per address (a wrong token costs a store look-up as a right one does)."""
 
     async def me(request: Request) -> StoredPlayer:
         return await Identities(manager().store).required(request)
@@ -105,6 +107,13 @@ def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit) -> list
         """A bot program's connection: its token in the Authorization header; then
         BOT-PROTOCOL.md lines both ways until it goes (or breaks the protocol)."""
         await ws.accept()
+        if not await logins.take(addr_of(ws)):
+            with contextlib.suppress(Exception):
+                await ws.send_json({"type": "error", "code": "rate_limited",
+                                    "message": "too many connections from this address: "
+                                               "try again in a minute"})
+                await ws.close(code=4429)
+            return
         header = ws.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else ""
         player = None

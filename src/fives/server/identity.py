@@ -1,6 +1,6 @@
-"""Identities without sign-up: a random secret the browser is given on its first page view
-and keeps in an HttpOnly cookie (the store keeps only its SHA-256, from the moment the
-browser's identity is made with a name), a display name checked here and told apart by a four-digit tag
+"""Identities without sign-up: a random secret minted with the identity (when the player first
+chooses a name) and kept by the browser in an HttpOnly cookie (the store keeps only its
+SHA-256), a display name checked here and told apart by a four-digit tag
 (``Asha#4821``), device links (spent once, short-lived, revocable) and "forget me".
 
 A name is text, never markup: the pages set it with ``textContent``. What is refused here is
@@ -97,14 +97,11 @@ class Identities:
         player = await self.store.player_by_secret(hash_secret(secret))
         return player if player is not None and player.kind == "person" else None
 
-    async def create(self, name: str, offered: str | None = None) -> tuple[StoredPlayer, str]:
-        """A new person and the secret their browser keeps: the one it was given on its first
-        visit (``offered``) unless that secret ever opened an identity (a revoked device, a
-        forgotten player: whoever stole it could open the new one too), else a new one."""
-        if offered is not None and not await self.store.secret_known(hash_secret(offered)):
-            secret = offered
-        else:
-            secret = secrets.token_urlsafe(32)
+    async def create(self, name: str) -> tuple[StoredPlayer, str]:
+        """A new person and the secret their browser keeps, minted here: never the cookie the
+        browser came with (a first visit's cookie may have been planted by someone who knows
+        it: cookie fixation), so the identity's secret is known to this response alone."""
+        secret = secrets.token_urlsafe(32)
         for _ in range(20):  # a taken tag: another one (10,000 of them per name)
             player = StoredPlayer("p" + secrets.token_urlsafe(9).replace("-", "x")
                                   .replace("_", "y"), name, _tag(), "person", time.time())
@@ -153,18 +150,13 @@ def keep_secret(response: Response, secret: str, secure: bool) -> None:
 
 
 def first_visit(conn: HTTPConnection, response: Response, secure: bool) -> Response:
-    """A page's response to a browser that has no secret yet: it gets one (and its own
-    browser id), kept by no store until the browser's identity is made. Nothing is written
-    for a page view, so crawlers and one-off visitors cost nothing; ``private`` keeps a shared
-    cache from giving one browser's cookie to another."""
-    fresh = False
-    if Identities.secret_of(conn) is None:
-        keep_secret(response, secrets.token_urlsafe(32), secure)
-        fresh = True
+    """A page's response to a browser seen for the first time: it gets its own browser id
+    (not anyone's secret; nothing is written for a page view, so crawlers and one-off
+    visitors cost nothing). An identity's secret is minted only with the identity, never
+    before (a cookie given before could be one planted by someone else); ``private`` keeps a
+    shared cache from giving one browser's cookie to another."""
     if browser_of(conn) is None:
         keep_browser(response, secure)
-        fresh = True
-    if fresh:
         response.headers["Cache-Control"] = "private, no-cache"
     return response
 

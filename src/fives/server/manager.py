@@ -18,6 +18,7 @@ from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
 from fives.server.online_bots import OnlineBots, Unreachable, is_outside
+from fives.server.rated import RATED_TURN_TIME, check_rated_spec
 from fives.server.ratings import bot_player, match_rows, rating_step
 from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
@@ -180,7 +181,7 @@ class TableManager:
             return
         people = sum(table.meta.seats[row.seat].kind == "human" for row in rows)
         rate = (rating_step(table.meta, table.state, rows)
-                if table.meta.rated and people and len(rows) > 1 else None)
+                if table.meta.counts and people and len(rows) > 1 else None)
         try:
             await self.store.record_match(rows, rate)
         except StoreError:
@@ -535,6 +536,10 @@ class TableManager:
         rated = spec.get("rated", False)
         if not isinstance(rated, bool):
             raise ClientError("bad_request")
+        if rated:
+            if "turn_time" not in spec and not turn_time:
+                turn_time = RATED_TURN_TIME  # a site without clocks still times rated play
+            check_rated_spec(cfg, float(turn_time or 0))
         seed = spec.get("seed")
         if seed is not None:
             # A client that chooses the seed knows every hand and the stock: tests only.
@@ -603,6 +608,9 @@ class TableManager:
         if not isinstance(bot_id, str) or not is_outside(bot_id) or len(bot_id) > 32:
             raise ClientError("bot_offline")
         players = player_count(spec.get("players", 2))
+        if spec.get("rated") is True and any(
+                bot.id == bot_id for bot in await self.store.bot_accounts_of(player.id)):
+            raise ClientError("own_bot_rated")  # its owner plays both sides
         meta, seat, token = self._prepare({
             "game": spec.get("game", "all-fives"), "players": players,
             "rated": spec.get("rated", False), "private": False,

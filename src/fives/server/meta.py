@@ -88,6 +88,14 @@ class TableMeta:
     rematch_of: str | None = None
     #: rated (only between identified players, each having agreed) or casual
     rated: bool = False
+    #: why a match asked for rated is played casual (decided once its seats are all taken:
+    #: ``fives.server.rated``), e.g. "same_address"; None: it counts as asked
+    casual: str | None = None
+
+    @property
+    def counts(self) -> bool:
+        """Whether the match moves ratings."""
+        return self.rated and self.casual is None
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -113,6 +121,7 @@ class TableMeta:
             "rematch": self.rematch,
             "rematch_of": self.rematch_of,
             "rated": self.rated,
+            "casual": self.casual,
         }
 
     @staticmethod
@@ -139,4 +148,5 @@ class TableMeta:
             rematch=data.get("rematch"),
             rematch_of=data.get("rematch_of"),
             rated=bool(data.get("rated")),
+            casual=str(data["casual"]) if data.get("casual") else None,
         )

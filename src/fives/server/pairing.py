@@ -9,7 +9,7 @@ rating; they may accept, or decline and keep waiting (offered again after as lon
 accept or a leave, and one process at a time (the book's leader) matches every ticket. A
 group is claimed in the book before it is seated, so a ticket the leader groups while its
 player accepts bots elsewhere is seated once. Two tickets of one person or of one browser are
-never paired together.
+never paired together, nor two of one address in the rated queue (:func:`apart`).
 """
 
 from __future__ import annotations
@@ -53,6 +53,14 @@ Seat = Callable[[list[Ticket], list[str]], Awaitable[tuple[str, list[str]]]]
 Unseat = Callable[[str], Awaitable[None]]
 #: each bot level's (mu, shown rating) in a game, for the offer
 BotRatings = Callable[[str], Awaitable[dict[str, float]]]
+
+
+def apart(a: Ticket, b: Ticket) -> bool:
+    """Two tickets the queue never pairs with each other: one person's, one browser's, or, in
+    the rated queue, one address's (two browser profiles of one person share an address;
+    docs/players.md says what this costs people behind one carrier address)."""
+    return (a.player.id == b.player.id or bool(a.browser and a.browser == b.browser)
+            or (a.rated and b.rated and a.addr == b.addr))
 
 
 @dataclass
@@ -223,9 +231,7 @@ class PairingQueue:
                 spread = candidate.mu - group[0].mu
                 if spread > min(window(now - t.since) for t in [*group, candidate]):
                     break
-                if not any(candidate.player.id == t.player.id
-                           or (candidate.browser and candidate.browser == t.browser)
-                           for t in group):
+                if not any(apart(candidate, t) for t in group):
                     group.append(candidate)
                 j += 1
             if len(group) == size:

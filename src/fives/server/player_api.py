@@ -45,9 +45,14 @@ def player_json(player: StoredPlayer) -> dict[str, Any]:
             "kind": player.kind}
 
 
-def match_json(m: PlayerMatch) -> dict[str, Any]:
-    return {"table": m.table_id, "game": m.game, "players": m.players, "rated": m.rated,
-            "won": m.won, "points": m.points, "rounds": m.rounds, "finished": m.ts,
+def match_json(m: PlayerMatch, opponents: list[str], own: bool) -> dict[str, Any]:
+    """One match of a profile, with the other identified players' names. A private match
+    shown to anyone but its player (a rated one: where the rating came from) keeps its
+    record to itself: no table, so no replay."""
+    hidden = m.private and not own
+    return {"table": None if hidden else m.table_id, "private": m.private, "game": m.game,
+            "players": m.players, "rated": m.rated, "won": m.won, "points": m.points,
+            "rounds": m.rounds, "finished": m.ts, "opponents": opponents,
             "rating": shown(m.mu) if m.mu is not None else None}
 
 
@@ -90,12 +95,19 @@ def player_routes(store: Callable[[], Store], creations: AddressLimit,
     async def profile(player: StoredPlayer, own: bool) -> dict[str, Any]:
         matches = await store().matches_of(player.id, 100)
         if not own:
-            matches = [m for m in matches if not m.private]
+            # a private casual match is the player's business; a private rated one moved a
+            # public rating, so it is listed (result and opponents, no record)
+            matches = [m for m in matches if m.rated or not m.private]
+        others: dict[str, list[str]] = {}
+        seated = await store().players_at([m.table_id for m in matches])
+        for table_id, _, someone in sorted(seated, key=lambda row: (row[0], row[1])):
+            if someone.id != player.id:
+                others.setdefault(table_id, []).append(someone.label)
         return {
             **player_json(player),
             "ratings": {r.game: rating_json(r) for r in await store().ratings_of(player.id)},
-            "matches": [match_json(m) for m in matches],
-            "games": per_game(matches),
+            "matches": [match_json(m, others.get(m.table_id, []), own) for m in matches],
+            "games": per_game([m for m in matches if own or not m.private]),
             "own": own,
         }
 
@@ -110,7 +122,7 @@ def player_routes(store: Callable[[], Store], creations: AddressLimit,
             raise ClientError("rate_limited")
         body = await json_body(request)
         name = clean_player_name(body.get("name") if isinstance(body, dict) else None)
-        player, secret = await ids().create(name, Identities.secret_of(request))
+        player, secret = await ids().create(name)
         response = JSONResponse({"player": await profile(player, True)}, status_code=201)
         keep_secret(response, secret, secure(request))
         return with_browser(request, response)

@@ -66,13 +66,13 @@ def match_rows(table_id: str, meta: TableMeta, state: State, ts: float) -> list[
     rows: list[PlayerMatch] = []
     for seat_no, seat in enumerate(meta.seats):
         player = seat.player
-        if seat.kind == "bot" and not player and meta.rated:
+        if seat.kind == "bot" and not player and meta.counts:
             player = bot_player(seat.level or "easy")
         if player is None or any(row.player_id == player for row in rows):
             continue  # a level at two seats is rated once, at its first
         side = cfg.side_of(seat_no)
         rows.append(PlayerMatch(
-            table_id, player, seat_no, cfg.game.name, cfg.players, meta.rated, meta.private,
+            table_id, player, seat_no, cfg.game.name, cfg.players, meta.counts, meta.private,
             state.winner == side, int(scores[side]), state.round_index + 1, ts))
     return rows
 

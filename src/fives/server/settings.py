@@ -60,6 +60,10 @@ class Settings:
     #: identity_burst)
     identity_rate: float = 6.0
     identity_burst: int = 10
+    #: connections of bot programs (``/ws/bot``) per address and minute, bursts up to
+    #: bot_login_burst: every try costs a store look-up, a wrong token included
+    bot_login_rate: float = 30.0
+    bot_login_burst: int = 30
     #: joins of the pairing queue per address and minute (bursts up to pairing_burst)
     pairing_rate: float = 20.0
     pairing_burst: int = 20

@@ -39,6 +39,7 @@ from fives.server.meta import TableMeta, hash_token
 from fives.server.metrics import ACTION_COUNT, LATENCY
 from fives.server.online_bots import OnlineBots, Unreachable, is_outside
 from fives.server.phrases import PHRASE_GAP, PHRASES
+from fives.server.rated import casual_reason, same_pair_reason
 from fives.server.settings import Settings
 from fives.server.summary import result_of, round_summary
 from fives.store.base import How, StaleOwner, Store, StoredAction, StoredTable, StoreError
@@ -163,6 +164,8 @@ class Table:
         """A new table, stored at once; ``fence``: its owner's token (in a cluster)."""
         table = cls(services, table_id, meta, State(meta.config), time.time())
         table.fence = fence
+        if all(seat.claimed for seat in meta.seats):
+            await table._settle_rated()
         await services.store.create_table(table_id, meta.to_json(), table.created, fence)
         if all(seat.claimed for seat in meta.seats):
             table.status = "playing"
@@ -269,6 +272,7 @@ class Table:
             "status": self.status,
             "private": meta.private,
             "rated": meta.rated,
+            "casual": meta.casual,
             "host": meta.host,
             "seats": [
                 {
@@ -490,14 +494,16 @@ class Table:
         seat.addr = conn.addr
         seat.player = player.id if player is not None else None
         seat.browser = conn.browser
-        host = self.meta.host
+        host, casual = self.meta.host, self.meta.casual
         if host is None:
             self.meta.host = seat_no
         try:
+            if all(s.claimed for s in seats):
+                await self._settle_rated()
             await self.save_meta()
         except StoreError:
             seat.release()
-            self.meta.host = host
+            self.meta.host, self.meta.casual = host, casual
             raise ClientError("server") from None
         self.spectators.discard(conn)
         conn.seat = seat_no
@@ -518,10 +524,19 @@ class Table:
             if not seat.claimed:
                 seat.kind = "bot"
                 seat.level = "easy"
+        await self._settle_rated()
         await self.save_meta()
         self.status = "playing"
         self.broadcast()
         self.wake.set()
+
+    async def _settle_rated(self) -> None:
+        """Every seat is taken: whether a match asked for rated counts, decided once and kept
+        with the table (:mod:`fives.server.rated`)."""
+        meta = self.meta
+        if meta.rated and meta.casual is None:
+            meta.casual = (casual_reason(meta)
+                           or await same_pair_reason(self.services.store, meta))
 
     async def _player_act(self, conn: Conn, text: str, n: int, received: float) -> None:
         if conn.seat is None:

@@ -8,7 +8,7 @@ Kept in the store, not in a process, so that every process of a cluster sees the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["NameTaken", "PlayerMatch", "PlayerStore", "Rate", "StoredPlayer", "StoredRating"]
@@ -81,11 +81,6 @@ class PlayerStore(ABC):
     async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None: ...
 
     @abstractmethod
-    async def secret_known(self, secret_hash: str) -> bool:
-        """Whether the secret opens (or once opened) an identity: a browser offering one that
-        did is never given it again for a new identity."""
-
-    @abstractmethod
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
         """:class:`NameTaken` if that name and tag are another's."""
 
@@ -127,6 +122,10 @@ class PlayerStore(ABC):
     @abstractmethod
     async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
         """A player's matches, newest first."""
+
+    @abstractmethod
+    async def players_at(self, table_ids: Sequence[str]) -> list[tuple[str, int, StoredPlayer]]:
+        """The identified players of these finished matches: (table, seat, player) each."""
 
     @abstractmethod
     async def create_bot_account(self, bot: StoredPlayer, owner_id: str,

@@ -5,7 +5,7 @@ matches finishing at once on two processes never lose an update."""
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from fives.store.base import StoreError
@@ -110,11 +110,6 @@ class PostgresPlayers(PlayerStore):
 
         return await self._in_transaction(body)
 
-    async def secret_known(self, secret_hash: str) -> bool:
-        return bool(await self._fetch("SELECT 1 FROM player_secrets WHERE secret_hash = $1 "
-                                     "UNION ALL SELECT 1 FROM spent_secrets WHERE "
-                                     "secret_hash = $1", secret_hash))
-
     async def revoke_devices(self, player_id: str, keep_secret_hash: str) -> int:
         async def body(db: Any) -> int:
             links = await db.execute("DELETE FROM device_links WHERE player_id = $1", player_id)
@@ -209,6 +204,14 @@ class PostgresPlayers(PlayerStore):
         rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM player_matches WHERE "
                                 "player_id = $1 ORDER BY ts DESC LIMIT $2", player_id, limit)
         return [match_of(row) for row in rows]
+
+    async def players_at(self, table_ids: Sequence[str]) -> list[tuple[str, int, StoredPlayer]]:
+        if not table_ids:
+            return []
+        rows = await self._fetch(f"SELECT m.table_id, m.seat, {_P} FROM player_matches m JOIN "
+                                 "players p ON p.id = m.player_id WHERE m.table_id = ANY($1)",
+                                 list(table_ids))
+        return [(row[0], row[1], StoredPlayer(*row[2:])) for row in rows]
 
     async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
                                  token_hash: str) -> None:

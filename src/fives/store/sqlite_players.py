@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from fives.store.base import StoreError
@@ -102,11 +102,6 @@ class SqlitePlayers(PlayerStore):
 
         return self._transaction(body)
 
-    async def secret_known(self, secret_hash: str) -> bool:
-        return bool(self._query("SELECT 1 FROM player_secrets WHERE secret_hash = ? UNION ALL "
-                               "SELECT 1 FROM spent_secrets WHERE secret_hash = ?",
-                               (secret_hash, secret_hash)))
-
     async def revoke_devices(self, player_id: str, keep_secret_hash: str) -> int:
         def body(db: sqlite3.Connection) -> int:
             links = db.execute("DELETE FROM device_links WHERE player_id = ?", (player_id,))
@@ -201,6 +196,16 @@ class SqlitePlayers(PlayerStore):
         return [match_of(row) for row in rows]
 
 
+
+    async def players_at(self, table_ids: Sequence[str]) -> list[tuple[str, int, StoredPlayer]]:
+        if not table_ids:
+            return []
+        cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+        marks = ", ".join("?" * len(table_ids))
+        rows = self._query(f"SELECT m.table_id, m.seat, {cols} FROM player_matches m JOIN players "
+                           f"p ON p.id = m.player_id WHERE m.table_id IN ({marks})",
+                           tuple(table_ids))
+        return [(row[0], row[1], StoredPlayer(*row[2:])) for row in rows]
 
     async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
                                  token_hash: str) -> None:

@@ -5,7 +5,7 @@ table over) makes this process let the table go."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fives.server.metrics import STALE_WRITES
@@ -103,9 +103,6 @@ class FencedStore(Store):
     async def player_by_secret(self, secret_hash: str) -> StoredPlayer | None:
         return await self.inner.player_by_secret(secret_hash)
 
-    async def secret_known(self, secret_hash: str) -> bool:
-        return await self.inner.secret_known(secret_hash)
-
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
         await self.inner.rename_player(player_id, name, tag)
 
@@ -135,6 +132,9 @@ class FencedStore(Store):
 
     async def matches_of(self, player_id: str, limit: int = 50) -> list[PlayerMatch]:
         return await self.inner.matches_of(player_id, limit)
+
+    async def players_at(self, table_ids: Sequence[str]) -> list[tuple[str, int, StoredPlayer]]:
+        return await self.inner.players_at(table_ids)
 
     async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
                                  token_hash: str) -> None:

@@ -43,6 +43,7 @@ from fives.server.logs import set_process_name
 from fives.server.metrics import OWNER_MOVES
 from fives.server.online_bots import MOVE_TIME
 from fives.store.base import Store
+from fives.store.players import StoredPlayer
 
 if TYPE_CHECKING:
     from fives.server.manager import TableManager
@@ -395,6 +396,11 @@ class Cluster:
         if kind == "open":
             guest = RemoteConn(self.bus, origin, key[1], str(message.get("addr") or "?"),
                                str(message.get("lang") or "en"))
+            with contextlib.suppress(TypeError, ValueError):
+                player = message.get("player")
+                guest.player = StoredPlayer(**player) if isinstance(player, dict) else None
+            browser = message.get("browser")
+            guest.browser = browser if isinstance(browser, str) else None
             self.guests[key] = guest
             guest.inbox.put_nowait(("open", message))
             guest.task = asyncio.get_running_loop().create_task(self._serve_guest(key, guest))

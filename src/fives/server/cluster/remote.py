@@ -14,11 +14,13 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from fives.server.conn import Conn
 from fives.server.manager import MOVED
 from fives.server.messages import REFUSALS, ClientError
+from fives.store.players import StoredPlayer
 
 if TYPE_CHECKING:
     from fives.server.cluster.bus import Bus
@@ -115,8 +117,12 @@ class RemoteTable:
         conn.cid = cid
         self.conns[cid] = conn
         self.routes[cid] = self
+        # who the connection is, as this process found it from its cookies (the bus is the
+        # cluster's own: the owner takes its word, as it takes the address's)
+        player = asdict(conn.player) if isinstance(conn.player, StoredPlayer) else None
         self.bus.send(self.owner, {"k": "open", "c": cid, "t": self.id, "token": token,
                                    "invite": invite, "addr": conn.addr, "lang": conn.lang,
+                                   "player": player, "browser": conn.browser,
                                    "from": self.bus.me})
 
     async def handle(self, conn: Conn, msg: dict[str, Any], received: float = 0.0) -> None:

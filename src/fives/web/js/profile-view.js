@@ -53,16 +53,19 @@ export function renderProfile(box, p) {
     el("strong", {}, gameName(game)), " · ",
     t("web.profile.win_rate", { pct: Math.round(g.win_rate * 100) }), " · ",
     t("web.profile.points_per_round", { x: g.points_per_round })));
-  const matches = (p.matches || []).map((m) => el("li", { "data-match": m.table },
+  // every match says whom it was against; a private one shown to others has no replay
+  const matches = (p.matches || []).map((m) => el("li", { "data-match": m.table || "" },
     el("div", {},
       el("strong", {}, `${gameName(m.game)} · ${t("web.lobby.n_players", { n: m.players })}`),
+      (m.opponents || []).length ? el("div", { class: "small" }, t("web.profile.against", { names: m.opponents.join(", ") })) : null,
       el("div", { class: "muted small" }, [
         m.won ? t("web.profile.won") : t("web.profile.lost"),
         m.rated ? t("web.profile.rated") : t("web.profile.casual"),
         m.rating != null ? String(m.rating) : null,
+        m.private && !m.table ? t("web.profile.private_match") : null,
         new Date(m.finished * 1000).toLocaleDateString(document.documentElement.lang),
       ].filter(Boolean).join(" · "))),
-    el("a", { class: "button secondary", href: `/replay/${encodeURIComponent(m.table)}` }, t("web.profile.replay"))));
+    m.table ? el("a", { class: "button secondary", href: `/replay/${encodeURIComponent(m.table)}` }, t("web.profile.replay")) : null));
   const graph = chart(p.matches || []);
   box.replaceChildren(...[
     el("h2", {}, t("web.profile.ratings")),

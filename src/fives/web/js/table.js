@@ -35,6 +35,7 @@ let resultDismissed = false;
 let watching = false;
 let lastEventN = -1;
 let sentN = -1;
+let casualTold = null; // the reason this rated match is casual, once told
 
 // -- connection -------------------------------------------------------------------------
 
@@ -239,7 +240,14 @@ function render() {
   if (!last) return;
   const info = last.info;
   $("game-title").textContent = gameName(info.game);
-  $("game-target").textContent = t("web.table.to_target", { n: info.target });
+  // a match asked for rated and played casual says so, and why, from its first moment
+  $("game-target").textContent = t("web.table.to_target", { n: info.target })
+    + (info.casual ? ` · ${t("web.profile.casual")}` : "");
+  $("game-target").title = info.casual ? t(`web.table.casual.${info.casual}`) : "";
+  if (info.casual && casualTold !== info.casual) {
+    casualTold = info.casual;
+    toast(t(`web.table.casual.${info.casual}`));
+  }
   const seated = mySeat != null;
   const waiting = info.status === "waiting";
   $("join-panel").hidden = !(waiting && !seated && !watching);
