@@ -23,7 +23,7 @@ PYTEST := $(BIN)/pytest -n $(JOBS)
 CHECK_TESTS := tests --ignore=tests/browser --ignore=tests/tui --ignore=tests/cluster \
                --ignore=tests/test_compiled.py -m "not slow"
 
-.PHONY: venv run lint check test services chromium bench bench-peers clean
+.PHONY: venv run lint check test services chromium playthroughs bench bench-peers clean
 
 venv: $(NATIVE)
 
@@ -86,6 +86,11 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 	    chromium fonts-liberation fonts-dejavu-core fonts-noto-core >/dev/null; \
 	fi
+
+# OpenSpiel's playthroughs of the bridge, written again (tests/bridges/playthroughs): after a
+# change meant to alter the bridge's behaviour; read the diff before committing it.
+playthroughs: venv
+	$(BIN)/python tests/bridges/playthroughs/generate.py
 
 bench: venv
 	$(BIN)/fives bench engine

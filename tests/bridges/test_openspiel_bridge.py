@@ -390,3 +390,67 @@ def test_mcts_runs_on_the_true_state() -> None:
     bots = [mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
             for _ in range(2)]
     _play(game.new_initial_state(), bots, random.Random(3))
+
+
+# -- the outside checks researchers run first (issue 41) -----------------------------------------
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("all-fives", {"players": 2}), ("fives-and-threes", {"players": 4}),
+    ("muggins", {"players": 3}), ("block", {"players": 4, "match": True, "target": 30})])
+def test_random_sim_test_without_serialization(name: str, params: dict) -> None:
+    pyspiel.random_sim_test(fo.load(name, **params), num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["all-fives", "draw"])
+def test_games_and_states_pickle_and_clone(name: str) -> None:
+    import pickle
+
+    game = fo.load(name, players=3)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game)
+    state = _random_state(game, random.Random(3), 6)
+    copy = pickle.loads(pickle.dumps(state))
+    clone = state.clone()
+    for other in (copy, clone):
+        assert other.history() == state.history() and str(other) == str(state)
+        assert other.legal_actions() == state.legal_actions()
+    # a clone goes its own way
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone.history() != state.history()
+
+
+@pytest.mark.parametrize(("name", "players"), [("all-fives", 2), ("fives-and-threes", 4),
+                                                ("muggins", 3)])
+def test_evaluate_bots_with_openspiels_random_bots_and_ours(name: str, players: int) -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = fo.load(name, players=players)
+    rng = np.random.RandomState(7)
+    for _ in range(3):
+        bots = [pyspiel.make_uniform_random_bot(p, int(rng.randint(1 << 30)))
+                for p in range(players - 1)]
+        bots.append(fo.FivesBot("easy", players - 1, seed=int(rng.randint(1 << 30))))
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        assert len(returns) == players and abs(sum(returns)) < 1e-9
+
+
+@pytest.mark.parametrize(("name", "params"), [("block", {"players": 2}),
+                                              ("all-fives", {"players": 4, "match": True,
+                                                             "target": 50})])
+def test_rl_environment_runs_episodes(name: str, params: dict) -> None:
+    from open_spiel.python import rl_environment
+
+    game = fo.load(name, **params)
+    env = rl_environment.Environment(game, enable_legality_check=True)
+    rng = random.Random(11)
+    for _ in range(2):
+        step = env.reset()
+        steps = 0
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            step = env.step([legal[int(rng.random() * len(legal))]])
+            steps += 1
+        assert steps > 0 and abs(sum(step.rewards)) < 1e-9
+        assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()

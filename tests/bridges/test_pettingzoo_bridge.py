@@ -220,3 +220,18 @@ def test_rgb_frame_draws_the_layout() -> None:
     assert len(pic.rects) == lay.count
     assert len(pic.markers) == len(lay.ends)
     assert draw_frame({}, "").shape == (440, 640, 3)
+
+
+# -- the outside checks researchers run first (issue 41) -----------------------------------------
+
+
+@pytest.mark.parametrize(("name", "players"), [("all-fives", 2), ("block", 4), ("muggins", 3)])
+def test_seed_test(name: str, players: int) -> None:
+    from pettingzoo.test.seed_test import seed_test
+
+    seed_test(lambda: env(game=name, players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "players"), [("fives-and-threes", 2), ("draw", 4)])
+def test_api_test_on_one_round_episodes(name: str, players: int) -> None:
+    _api_test(FivesEnv(game=name, players=players, episode="round"), 150)

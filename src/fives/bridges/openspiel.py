@@ -164,8 +164,20 @@ class FivesGame(pyspiel.Game):
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
-    ) -> FivesObserver:
+    ) -> FivesObserver | None:
+        """A seat's observer, or None for an observer type this game does not offer, as
+        OpenSpiel's contract says (its tools then go without it): the public-only and the
+        private-only observations are not offered (docs/bridges.md says why)."""
+        if iig_obs_type is not None and not offered(iig_obs_type):
+            return None
         return FivesObserver(self.config, iig_obs_type, params)
+
+
+def offered(iig_obs_type: pyspiel.IIGObservationType) -> bool:
+    """The observer types a fives game offers: one seat's knowledge, public and private
+    together (its observation, or with perfect recall its information state)."""
+    return bool(iig_obs_type.public_info
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
 class FivesState(pyspiel.State):
@@ -230,7 +242,7 @@ class FivesObserver:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+        if not offered(iig_obs_type):
             raise ValueError(
                 "fives observers hold one seat's knowledge (public and the seat's own private "
                 "information)"
