@@ -216,21 +216,18 @@ def action_text(tr: Tr, action: Action, game: Game) -> str:
 
 
 def play_sentence(tr: Tr, config: Config, layout: Layout, points: int) -> str:
-    """The seeds' sentence for a play: ``2 + 8 = 10: 10 points`` (Fives and Threes adds how
-    the points were found: ``3 + 12 = 15: 8 points (15 ÷ 3 = 5 + 15 ÷ 5 = 3)``)."""
+    """The seeds' sentence for a play: ``2 + 8 = 10: 10 points``; where the points are not the
+    total, the step that finds them (:meth:`Game.division`, the one every interface writes):
+    ``6 + 6 = 12, 12 ÷ 3 = 4 points``, ``3 + 12 = 15, 15 ÷ 3 + 15 ÷ 5 = 8 points``."""
     game = config.game
     if game.play_scoring == "none":
         return tr("log.open_ends", ends=ends_text(layout))
     total = layout.ends_total()
-    text = tr("sentence", sum=layout.sentence(), points=tr.points(points))
-    if game.play_scoring == "fives-and-threes" and points:
-        parts = []
-        if total % 3 == 0:
-            parts.append(f"{total} ÷ 3 = {total // 3}")
-        if total % 5 == 0:
-            parts.append(f"{total} ÷ 5 = {total // 5}")
-        text += f" ({' + '.join(parts)})"
-    return text
+    division = game.division(total)
+    if division and points == game.play_points[total]:
+        return tr("sentence_divided", sum=layout.sentence(), division=division,
+                  points=tr.points(points))
+    return tr("sentence", sum=layout.sentence(), points=tr.points(points))
 
 
 def _said(layout: Layout) -> str:

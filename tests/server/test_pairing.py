@@ -91,6 +91,29 @@ async def test_the_window_widens_until_distant_ratings_meet() -> None:
 
 
 @run
+async def test_a_group_is_made_only_within_every_members_window() -> None:
+    """Issue 42: the window of a group is its narrowest member's. A player who has waited long
+    (the widest window) is not paired with a distant newcomer whose window is still narrow,
+    and a group of three waits for its newest member's window too."""
+    tables = Tables()
+    q = queue_of(tables)
+    old = await join(q, "Asha", 20.0, waited=60.0)  # window(60) covers 10
+    new = await join(q, "Ravi", 30.0)  # window(0) does not
+    assert window(60.0) > 10.0 > window(0.0)
+    assert await q.match_now() == 0 and old.table is None and new.table is None
+    new.since -= 16.0
+    assert await q.match_now() == 1 and old.table == new.table
+    three = Tables()
+    q3 = queue_of(three)
+    a = await join(q3, "A", 20.0, players=3, waited=60.0)
+    b = await join(q3, "B", 24.0, players=3, waited=60.0)
+    c = await join(q3, "C", 29.0, players=3, waited=5.0)  # window(5) is 4.5: 9 apart from A
+    assert await q3.match_now() == 0 and a.table is b.table is c.table is None
+    c.since -= 10.0  # window(15) is 9.5
+    assert await q3.match_now() == 1 and a.table == b.table == c.table
+
+
+@run
 async def test_only_the_nearest_are_paired_and_the_rest_wait() -> None:
     tables = Tables()
     q = queue_of(tables)

@@ -393,6 +393,9 @@ def test_the_watch_list_shows_live_open_tables_strongest_first(server: str) -> N
     ("post", "/api/device", {"link": "x" * 500}, 400, "bad_link"),
     ("post", "/api/device", {"link": 12}, 400, "bad_link"),
     ("post", "/api/me/name", {"name": "\u202e"}, 400, "bad_name_chars"),
+    # a look-alike: Cyrillic "А" (U+0410) for Latin "A" (issue 39)
+    ("post", "/api/me/name", {"name": "\u0410sha"}, 400, "bad_name_look_alike"),
+    ("post", "/api/me/bots", {"name": "P\u0430ul bot"}, 400, "bad_name_look_alike"),
     ("post", "/api/me/bots", {"name": "\x00bad"}, 400, "bad_name_chars"),
     ("post", "/api/me/bots/onothere/token", {}, 404, "not_found"),
     ("post", "/api/challenge", [], 400, "bad_request"),

@@ -47,3 +47,25 @@ def test_plays_and_deals_are_the_same_for_everyone() -> None:
     assert play.private is None
     assert play.for_seat(0) == play.for_seat(1) == play.for_seat(None) == play.public
     assert play.public["kind"] == "lead" and play.public["tile"]
+
+
+def test_a_fives_and_threes_play_carries_the_step_from_its_total_to_its_points_FT_6() -> None:
+    """Issue 40: "12 = 12, 4 points" read as a contradiction; every page writes the step."""
+    seen = set()
+    for seed in range(40):
+        state = State(Config.make("fives-and-threes", 2))
+        state.deal_next(random.Random(seed))
+        while state.round_end is None and not state.over:
+            entry = state.apply_code(state.legal_codes()[0])
+            event = event_of(state, entry, "player", 1).public
+            if event.get("points"):
+                total, points = event["total"], event["points"]
+                steps = [f"{total} ÷ {d}" for d in (3, 5) if total % d == 0]
+                assert event["division"] == " + ".join(steps)
+                assert points == sum(total // d for d in (3, 5) if total % d == 0)
+                seen.add(len(steps))
+    assert seen == {1, 2}  # one division, and both (15, 30)
+    state = State(Config.make("all-fives", 2))
+    state.deal_next(random.Random(3))
+    entry = state.apply_code(state.legal_codes()[0])
+    assert event_of(state, entry, "player", 1).public["division"] == ""  # the total is the points

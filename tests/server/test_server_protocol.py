@@ -123,6 +123,10 @@ def test_stale_illegal_and_not_your_turn_change_nothing(server: str) -> None:
         err = await error_for(mover, {"type": "act", "action": st["view"]["legal"][0], "n": n - 1})
         assert err["code"] == "stale"
         assert "मेज़" in err["message"]  # the connection asked for Hindi
+        # ahead: a counter the table has not reached is refused as well (issue 42: an action
+        # numbered ahead of the table's count was accepted by a planted bug, and no test saw)
+        err = await error_for(mover, {"type": "act", "action": st["view"]["legal"][0], "n": n + 1})
+        assert err["code"] == "stale"
         # not held
         held = set(st["view"]["hand"])
         stranger = next(f"{x}-{y}" for x in range(7) for y in range(x, 7) if f"{x}-{y}" not in held)
@@ -428,6 +432,11 @@ def test_clock_timeouts_then_a_bot_keeps_the_seat(tmp_path) -> None:
             assert hows[:3] == ["timeout"] * 3
             await a.wait(lambda m: m["type"] == "state" and m["event"]
                          and m["event"].get("how") == "away", 20)
+            # the third timeout in a row, not a later one, hands the seat to the bot (issue 42)
+            hows = [m["event"]["how"] for m in a.messages
+                    if m["type"] == "state" and m["event"] and m["event"].get("seat") == 0
+                    and m["event"]["kind"] in ("play", "lead")]
+            assert hows[:4] == ["timeout"] * 3 + ["away"], hows
             clocks = [m["info"]["clock"] for m in a.messages if m["type"] == "state" and m["info"]["clock"]]
             assert clocks and clocks[0]["total"] == 250
             await a.send({"type": "back"})
@@ -475,3 +484,15 @@ def test_a_reader_that_cannot_keep_up_is_dropped(tmp_path) -> None:
             await watcher.close()
 
         run(go())
+
+
+def test_the_third_timeout_in_a_row_and_no_other_hands_the_seat_to_a_bot() -> None:
+    """One rule for the live clock and for a table restored from its stored timeouts."""
+    from fives.server.meta import AWAY_AFTER, Seat
+
+    seat = Seat("human", name="Asha", token_hash="x")
+    for n in range(1, AWAY_AFTER):
+        seat.timed_out()
+        assert (seat.timeouts, seat.away) == (n, False)
+    seat.timed_out()
+    assert (seat.timeouts, seat.away) == (3, True) and AWAY_AFTER == 3

@@ -177,7 +177,17 @@ def test_scoring_sentences_match_the_seeds() -> None:
     line = Layout(spinner_rules=False)
     for text in ("3-6", "6-6@E"):
         line.place_text(text)
-    assert play_sentence(Tr("en"), ft, line, 8) == "3 + 12 = 15: 8 points (15 ÷ 3 = 5 + 15 ÷ 5 = 3)"
+    # Fives and Threes writes the step from the total to the points (issue 40: "12 = 12, 4
+    # points" read as a contradiction)
+    assert play_sentence(Tr("en"), ft, line, 8) == "3 + 12 = 15, 15 ÷ 3 + 15 ÷ 5 = 8 points"
+    assert play_sentence(Tr("hi"), ft, line, 8) == "3 + 12 = 15, 15 ÷ 3 + 15 ÷ 5 = 8 अंक"
+    twelve = Layout(spinner_rules=False)
+    for text in ("6-6",):
+        twelve.place_text(text)
+    assert play_sentence(Tr("en"), ft, twelve, 4) == "12 = 12, 12 ÷ 3 = 4 points"
+    seven = Layout(spinner_rules=False)
+    seven.place_text("3-4")
+    assert play_sentence(Tr("en"), ft, seven, 0) == "3 + 4 = 7: 0 points"
 
 
 def test_random_seed_deals_are_reproducible() -> None:

@@ -82,6 +82,18 @@ class Game:
         """Whether the ends total of a play scores (AF-6, FT-6); in Draw and Block it never does."""
         return self.play_scoring != "none"
 
+    def division(self, total: int) -> str:
+        """How a play's points are found from its ends total where they are not the total
+        itself (FT-6): ``12 ÷ 3``, ``15 ÷ 3 + 15 ÷ 5``; empty where the total is the points
+        (AF-6) or scores nothing. Every interface writes this one step after the sum.
+
+        >>> FIVES_AND_THREES.division(15), FIVES_AND_THREES.division(7), ALL_FIVES.division(10)
+        ('15 ÷ 3 + 15 ÷ 5', '', '')
+        """
+        if self.play_scoring != "fives-and-threes" or total <= 0:
+            return ""
+        return " + ".join(f"{total} ÷ {d}" for d in (3, 5) if total % d == 0)
+
     def properties(self) -> dict[str, Any]:
         """What an interface needs to know to show this game, without testing its name."""
         return {

@@ -265,10 +265,7 @@ class Driver:
             await table.apply(seat_no, _DRAW, "forced")
         code = await self.choose("easy", seat_no)
         if table.state.turn == seat_no:
-            seat = table.meta.seats[seat_no]
-            seat.timeouts += 1
-            if seat.timeouts >= 3:
-                seat.away = True
+            table.meta.seats[seat_no].timed_out()
             await table.apply(seat_no, code, "timeout")
 
     async def _bot_move(self, planned_n: int, delay: float) -> None:

@@ -60,6 +60,8 @@ def event_of(state: State, entry: LogEntry, how: How, n: int) -> Event:
             parts=[c.counted for c in contributions],
             sum=" + ".join(str(c.counted) for c in contributions) or "0",
             total=lay.ends_total(),
+            # the step from the total to the points where they differ (FT-6): "12 ÷ 3"
+            division=game.division(lay.ends_total()),
             discarded=bool(game.exact_target and would and points != would),
             would=would,
         )

@@ -15,6 +15,7 @@ import secrets
 import time
 import unicodedata
 
+from confusable_homoglyphs.confusables import is_dangerous, is_mixed_script
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
@@ -59,7 +60,17 @@ def clean_player_name(raw: object, bot_account: bool = False) -> str:
         raise ClientError("bad_player_name", {"min": NAME_MIN, "max": NAME_MAX})
     if not bot_account and looks_like_a_bot(name):
         raise ClientError("bad_name_bot")
+    if any(look_alike(word) for word in name.split(" ")):
+        raise ClientError("bad_name_look_alike")
     return name
+
+
+def look_alike(word: str) -> bool:
+    """A word whose letters come from two scripts and one of them could pass for the other's
+    (Cyrillic "А" in a Latin "Аsha"): Unicode's mixed-script confusable check (UTS #39, with
+    the data of ``confusable_homoglyphs``). A name of two words, each in its own script
+    ("राज Raj"), is not one."""
+    return bool(is_mixed_script(word)) and bool(is_dangerous(word))
 
 
 def browser_of(conn: HTTPConnection) -> str | None:

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 __all__ = ["Seat", "TableMeta"]
 
 
+#: timeouts in a row that hand a seat to a bot
+AWAY_AFTER = 3
+
+
 @dataclass
 class Seat:
     """A seat: who holds it (stored) and how they are there now (not stored)."""
@@ -42,6 +46,13 @@ class Seat:
     @property
     def held_by_person(self) -> bool:
         return self.kind == "human" and self.token_hash is not None
+
+    def timed_out(self) -> None:
+        """The clock ran out on the seat's holder once more: the third time in a row, a bot
+        keeps the seat until they come back (live, and again when a table is restored)."""
+        self.timeouts += 1
+        if self.timeouts >= AWAY_AFTER:
+            self.away = True
 
     def release(self) -> None:
         """Free the seat for someone else (its holder was gone too long)."""

@@ -188,9 +188,7 @@ class Table:
                     seat.timeouts = 0
                     seat.away = False
                 elif a.how == "timeout":
-                    seat.timeouts += 1
-                    if seat.timeouts >= 3:
-                        seat.away = True
+                    seat.timed_out()
         last = stored.rounds[-1] if stored.rounds else None
         if last is not None:
             table.last_event = (

@@ -1,9 +1,9 @@
 // The replay viewer of a finished match: every hand face up; step, play, jump to a round.
-import { initI18n, t, points, plural } from "./i18n.js";
+import { initI18n, t, plural } from "./i18n.js";
 import { el, api, gameName, inviteQuery } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
-import { summaryElement } from "./summary.js";
+import { summaryElement, playSentence } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -35,11 +35,7 @@ function describe(ev) {
   const who = seatLabel(ev.seat);
   if (ev.kind === "draw") return t("web.event.draw_tile", { name: who, tile: ev.tile });
   if (ev.kind === "pass") return t(data.no_play === "knock" ? "web.event.knock" : "web.event.pass", { name: who });
-  const scored = data.ends_score;
-  const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
-  let text = t(key, { name: who, tile: ev.tile, end: ev.end ? t(`common.end.${ev.end}`) : "", sum: ev.sum, total: ev.total, points: points(ev.points) });
-  if (ev.discarded) text += ` · ${plural("web.event.discarded", ev.would, { points: points(ev.would), target: data.target })}`;
-  return text;
+  return playSentence(ev, { who, scored: data.ends_score, target: data.target });
 }
 
 function render() {

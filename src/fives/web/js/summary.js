@@ -5,6 +5,18 @@ import { t, plural, points, pips } from "./i18n.js";
 import { el } from "./common.js";
 import { tileSvg } from "./tiles.js";
 
+// One play as every page tells it: who, the tile, the end, and where the ends score the seeds'
+// sentence (2 + 8 = 10, 10 points); where the points are not the total, the step that finds
+// them (6 + 6 = 12, 12 ÷ 3 = 4 points), as the server's event gives it; and a discarded score.
+// `who`: the player's name; `scored`: whether the game's ends score; `target`: the match's.
+export function playSentence(ev, { who, scored, target }) {
+  const divided = scored && ev.division && ev.points > 0 && !ev.discarded;
+  const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}${divided ? "_divided" : ""}`;
+  let text = t(key, { name: who, tile: ev.tile, end: ev.end ? t(`common.end.${ev.end}`) : "", sum: ev.sum, total: ev.total, division: ev.division, points: points(ev.points) });
+  if (ev.discarded) text += ` · ${plural("web.event.discarded", ev.would, { points: points(ev.would), target })}`;
+  return text;
+}
+
 export function summaryLines(s, ctx) {
   const { seatLabel, sideLabel } = ctx;
   const out = [];

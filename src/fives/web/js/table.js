@@ -8,7 +8,7 @@ import { tileSvg, tileBack } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
 import { renderRulesInto } from "./rules.js";
-import { summaryElement, scoreList } from "./summary.js";
+import { summaryElement, scoreList, playSentence } from "./summary.js";
 import { sizeHand, draggable, dragging, handledByPointer } from "./hand.js";
 import { setupSound, turnSignal } from "./notify.js";
 
@@ -432,6 +432,9 @@ function legendItems() {
 function renderHand() {
   const view = last.view;
   const hand = $("hand");
+  // a keyboard player keeps their place in the hand across the redraw (it was dropped to the
+  // page's body, and the next Tab started from the top)
+  const had = hand.contains(document.activeElement) ? document.activeElement.dataset.tile || "" : null;
   hand.replaceChildren();
   if (mySeat == null || !view) {
     hand.append(el("p", { class: "muted watching" }, t("web.table.watching")));
@@ -479,6 +482,11 @@ function renderHand() {
     }
     hand.append(b);
   });
+  if (had !== null) {
+    const again = hand.querySelector(`.hand-tile[data-tile="${had}"]`)
+      || hand.querySelector(".hand-tile.playable") || hand.querySelector(".hand-tile");
+    if (again) again.focus({ preventScroll: true });
+  }
 }
 
 // A tap chooses a tile and lights its ends; a second tap on a tile that fits one place only
@@ -668,13 +676,7 @@ function retell() {
 }
 
 function playText(ev) {
-  const who = nameOf(ev.seat);
-  const scored = last.info.ends_score;
-  const params = { name: who, tile: ev.tile, end: ev.end ? endName(ev.end) : "", sum: ev.sum, total: ev.total, points: points(ev.points) };
-  const key = `web.event.${ev.kind === "lead" ? "lead" : "play"}${scored ? "_scored" : ""}`;
-  let text = t(key, params);
-  if (ev.discarded) text += ` · ${plural("web.event.discarded", ev.would, { points: points(ev.would), target: last.info.target })}`;
-  return text;
+  return playSentence(ev, { who: nameOf(ev.seat), scored: last.info.ends_score, target: last.info.target });
 }
 
 function howText(ev) {

@@ -1,0 +1,46 @@
+"""A keyboard player at the table (issue 40): choosing a tile with Enter redraws the hand, and
+the focus stays on that tile instead of dropping to the page's body (the next Tab then started
+from the top of the page); a played tile hands the focus to the hand's next tile."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page
+
+from .conftest import find_seed, my_choice, state
+
+pytestmark = pytest.mark.timeout(120)
+
+FOCUSED = "() => document.activeElement && document.activeElement.dataset.tile || null"
+
+
+def test_choosing_a_tile_by_keyboard_keeps_the_focus_in_the_hand(page: Page,
+                                                                 live_server: str) -> None:
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{live_server}/?seed={find_seed()}")
+    page.fill("#name", "Asha")
+    page.click("#play-now")
+    page.wait_for_url(re.compile(r"/t/"))
+    deadline = time.monotonic() + 30
+    while (legal := my_choice(state(page))) is None:
+        assert time.monotonic() < deadline, "never this page's turn"
+        page.wait_for_timeout(40)
+    tile = legal[0].split("@")[0]
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
+    page.keyboard.press("Enter")  # chosen: its ends light up, the hand is drawn again
+    page.wait_for_function("(t) => document.querySelector(`#hand .hand-tile.selected`)"
+                           " && document.querySelector(`#hand .hand-tile.selected`).dataset.tile"
+                           " === t", arg=tile)
+    assert page.evaluate(FOCUSED) == tile
+    before = state(page)
+    assert before is not None
+    options = [a for a in legal if a.split("@")[0] == tile]
+    if len(options) == 1:
+        page.keyboard.press("Enter")  # a second Enter plays a tile that fits one place
+        page.wait_for_function("(n) => window.fivesState().n > n", arg=before["n"])
+        page.wait_for_timeout(100)  # the hand drawn after the play
+        focused = page.evaluate(FOCUSED)
+        assert focused is not None and focused != tile  # still in the hand, on another tile
