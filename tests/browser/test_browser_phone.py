@@ -222,6 +222,9 @@ def play_round_by_taps(page: Page, check: Any = None) -> dict[str, Any]:
             seen["banners"].add(text)
         legal = my_choice(st)
         if legal:
+            # as a person: the banner read to its newest event (one's own play holds it a while)
+            page.wait_for_function("() => !window.fivesBannerWaiting()", timeout=5000)
+            seen["banners"].add(page.inner_text("#banner"))
             action = human_policy(legal)
             # a choice of ends: on the board the first time, by the buttons under it the next
             choices = sum(h in ("end", "button") for h in seen["hows"])

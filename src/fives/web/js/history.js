@@ -13,7 +13,9 @@ function render() {
   const list = document.getElementById("history");
   list.replaceChildren();
   for (const m of data.matches) {
-    const when = m.finished ? new Date(m.finished * 1000).toLocaleString(document.documentElement.lang) : "";
+    // a 24-hour clock: Hindi's CLDR day periods are Latin "am"/"pm" on a Hindi page
+    const when = m.finished ? new Date(m.finished * 1000).toLocaleString(document.documentElement.lang,
+      { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "";
     list.append(el("li", { "data-match": m.id },
       el("div", {},
         el("strong", {}, `${gameName(m.game)} · ${t("web.lobby.n_players", { n: m.players })}`),

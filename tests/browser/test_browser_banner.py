@@ -1,0 +1,45 @@
+"""One's own play stays readable (issue 40): its banner gave way to the bot's answer after
+0.6–0.9 s. It holds for two seconds; what comes meanwhile is shown after it (and is in the
+log at once)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page
+
+from .conftest import find_seed, human_policy, my_choice, state
+from .test_browser_game import click_action
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_ones_own_play_stays_in_the_banner_while_the_bot_answers(page: Page,
+                                                                  live_server: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server}/?seed={find_seed()}")
+    page.fill("#name", "Asha")
+    page.click("#play-now")
+    page.wait_for_url(re.compile(r"/t/"))
+    deadline = time.monotonic() + 30
+    while (legal := my_choice(state(page))) is None:
+        assert time.monotonic() < deadline, "never this page's turn"
+        page.wait_for_timeout(40)
+    st = state(page)
+    assert st is not None
+    action = human_policy(legal)
+    tile = action.split("@")[0]
+    click_action(page, st, action)
+    played = time.monotonic()
+    # the bot answers at once (0.05 s here): the board and the log move on ...
+    page.wait_for_function("(n) => window.fivesState().n > n + 1", arg=st["n"], timeout=10000)
+    assert tile in page.locator("#banner").inner_text()  # ... the banner still says our play
+    page.wait_for_timeout(max(0, int((1.5 - (time.monotonic() - played)) * 1000)))
+    if time.monotonic() - played < 1.9:
+        assert tile in page.locator("#banner").inner_text()
+    # and then the newest event is shown
+    page.wait_for_function("(t) => !document.querySelector('#banner').innerText.includes(t)"
+                           " || window.fivesState().view.turn === window.fivesState().you",
+                           arg=tile, timeout=5000)
