@@ -43,3 +43,32 @@ def test_ones_own_play_stays_in_the_banner_while_the_bot_answers(page: Page,
     page.wait_for_function("(t) => !document.querySelector('#banner').innerText.includes(t)"
                            " || window.fivesState().view.turn === window.fivesState().you",
                            arg=tile, timeout=5000)
+
+
+def test_an_error_toast_at_the_table_leaves_the_hand_uncovered(page: Page,
+                                                               live_server: str) -> None:
+    """The error toast covered four of seven hand tiles on a phone."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    for seed in range(find_seed(), find_seed() + 400):
+        page.goto(f"{live_server}/?seed={seed}")
+        page.fill("#name", "Asha")
+        page.click("#play-now")
+        page.wait_for_url(re.compile(r"/t/"))
+        deadline = time.monotonic() + 30
+        while (legal := my_choice(state(page))) is None:
+            assert time.monotonic() < deadline, "never this page's turn"
+            page.wait_for_timeout(40)
+        st = state(page)
+        assert st is not None
+        fits = {a.split("@")[0] for a in legal}
+        stuck = [t for t in st["view"]["hand"] if t not in fits]
+        if stuck:
+            break
+    else:
+        pytest.skip("no deal with a tile that does not fit")
+    page.locator(f'#hand .hand-tile[data-tile="{stuck[0]}"]').click(force=True)  # aria-disabled
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    box, hand = toast.bounding_box(), page.locator("#hand").bounding_box()
+    assert box is not None and hand is not None
+    assert box["y"] + box["height"] <= hand["y"], (box, hand)

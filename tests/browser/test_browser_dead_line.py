@@ -20,9 +20,10 @@ from .conftest import find_seed, human_policy, my_choice, state
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.mark.parametrize("lang", ["en", "hi"])
 def test_a_silent_line_is_redialled_and_the_move_tapped_on_it_is_made_once(
-        browser: Browser, live_server: str, lang: str) -> None:
+        browser: Browser, live_server: str, lang: str = "hi") -> None:
+    """In Hindi (the mechanism is the same in both languages; each run waits out the
+    heartbeat, about 10 s, so one language is run)."""
     where = urlsplit(live_server)
     relay = Relay(where.hostname or "127.0.0.1", where.port or 80)
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,

@@ -1,6 +1,7 @@
 """A keyboard player at the table (issue 40): choosing a tile with Enter redraws the hand, and
 the focus stays on that tile instead of dropping to the page's body (the next Tab then started
-from the top of the page); a played tile hands the focus to the hand's next tile."""
+from the top of the page); a played tile hands the focus to the hand's next tile; the status
+line speaks of keys, not taps, to a player who uses them."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ def test_choosing_a_tile_by_keyboard_keeps_the_focus_in_the_hand(page: Page,
                            " && document.querySelector(`#hand .hand-tile.selected`).dataset.tile"
                            " === t", arg=tile)
     assert page.evaluate(FOCUSED) == tile
+    # the instruction speaks of keys to a keyboard player, not of taps
+    status = page.locator("#status-line").inner_text()
+    assert ("Enter" in status or "arrow" in status) and "tap" not in status.lower(), status
     before = state(page)
     assert before is not None
     options = [a for a in legal if a.split("@")[0] == tile]

@@ -31,6 +31,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from fives.core.games import Config
 from fives.core.state import State
 from fives.core.view import view_of
+from fives.i18n import catalogue
 from fives.server.summary import result_of, round_summary
 
 from .conftest import find_seed, human_policy, my_choice, state
@@ -142,6 +143,12 @@ def test_every_size_shows_the_whole_table(browser: Browser, live_server: str, la
             page.goto(f"{live_server}/t/synthetic")
             expect(page.locator("#hand .hand-tile")).to_have_count(len(msg["view"]["hand"]))
             expect(page.locator("#banner")).to_contain_text(pos.event["tile"])
+            if msg["info"]["teams"] and msg["you"] is not None:  # a word names one's partner
+                partner = (msg["you"] + 2) % players
+                expect(page.locator(f"#seat-{partner} .seat-notes")).to_contain_text(
+                    catalogue(lang)["web.seat.partner"])
+                expect(page.locator(f"#seat-{(partner + 1) % players} .seat-notes")).not_to_contain_text(
+                    catalogue(lang)["web.seat.partner"])
             for w, h in sizes:
                 page.set_viewport_size({"width": w, "height": h})
                 settle(page)

@@ -91,7 +91,12 @@ export function summaryElement(s, ctx) {
   const box = el("div", { class: "summary" });
   let reason;
   if (s.reason === "domino") reason = t("web.summary.domino", { name: nameOf(s.went_out) });
-  else if (s.reason === "blocked") reason = t("web.summary.blocked");
+  else if (s.reason === "blocked") {
+    reason = t("web.summary.blocked");
+    // a seat out of tiles and the round still blocked: a partner of theirs held tiles (FT-8)
+    const out = s.tiles.findIndex((n) => n === 0);
+    if (out >= 0) reason += ` ${t("web.summary.blocked_after_out", { name: nameOf(out) })}`;
+  }
   else reason = t("web.summary.target", { side: sideLabel(s.lines.find((l) => l.kind === "target").side) });
   box.append(el("p", { class: "summary-reason" }, reason));
   const hands = s.hands || s.tiles.map(() => null);

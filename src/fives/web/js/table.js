@@ -36,6 +36,7 @@ let watching = false;
 let lastEventN = -1;
 let sentN = -1;
 let casualTold = null; // the reason this rated match is casual, once told
+let byKeys = false; // the player's last choice was made with the keyboard
 
 // -- connection -------------------------------------------------------------------------
 
@@ -342,6 +343,8 @@ function renderSeats() {
     const notes = [];
     if (i === mySeat) notes.push(t("web.seat.you"));
     else if (s.kind === "bot") notes.push(t(`web.bot.${s.level}`));
+    // in partnerships, a word says who one's partner is (the badges' colours alone did not)
+    if (info.teams && mySeat != null && i !== mySeat && s.side === info.seats[mySeat].side) notes.push(t("web.seat.partner"));
     if (s.kind === "human" && !s.connected && i !== mySeat) notes.push(t("web.seat.offline"));
     if (s.away) notes.push(t("web.seat.away"));
     if (s.timeouts && !s.away) notes.push(t("web.seat.timeouts", { n: s.timeouts }));
@@ -531,22 +534,26 @@ function renderStatus() {
   if (!view) text = t("web.status.dealing");
   else if (last.result) text = t("web.status.over");
   else if (last.summary) text = t("web.status.round_over");
+  else if (isMyTurn() && sentN === last.n) text = t("web.status.sent"); // not "your turn" again
   else if (isMyTurn()) {
     const legal = view.legal;
+    // the instruction speaks of the keys to a player who uses them, of taps to the others
+    const how = byKeys ? "_keys" : "";
     if (legal.length === 1 && legal[0] === "draw") text = t("web.status.must_draw");
     else if (legal.length === 1 && legal[0] === "pass") text = t(`web.status.must_${last.info.no_play}`);
     else if (selected) {
       const options = optionsFor(selected);
-      if (options[0] === "lead") text = t("web.status.confirm_lead", { tile: selected });
-      else if (options.length === 1) text = t("web.status.confirm_end", { tile: selected, end: endName(options[0]) });
-      else text = t("web.status.choose_end", { tile: selected, ends: options.map(endName).join(", ") });
+      if (options[0] === "lead") text = t(`web.status.confirm_lead${how}`, { tile: selected });
+      else if (options.length === 1) text = t(`web.status.confirm_end${how}`, { tile: selected, end: endName(options[0]) });
+      else text = t(`web.status.choose_end${how}`, { tile: selected, ends: options.map(endName).join(", ") });
     } else if (view.layout.tiles.length === 0) text = t("web.status.lead");
     else text = t("web.status.your_turn");
   } else if (view.turn != null) {
     text = t("web.status.waiting_for", { name: seatName(info.seats[view.turn], view.turn) });
   }
-  line.textContent = text;
-  line.classList.toggle("mine", isMyTurn());
+  // a live region: the same sentence set again is announced again, so only a change is set
+  if (line.textContent !== text) line.textContent = text;
+  line.classList.toggle("mine", isMyTurn() && sentN !== last.n);
   renderActions();
 }
 
@@ -917,6 +924,7 @@ function wire() {
   $("join-form").addEventListener("submit", (e) => e.preventDefault());
   setupSound($("sound-btn"));
   document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", () => { byKeys = false; }, true);
   $("panel-backdrop").addEventListener("click", () => openPanel(false));
   let pending = false;
   const again = () => {
@@ -930,6 +938,7 @@ function wire() {
 
 function onKey(e) {
   if (!last || !last.view || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key !== "Tab" && e.key !== "Shift") byKeys = true;
   if (document.querySelector("dialog[open]")) return;
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
