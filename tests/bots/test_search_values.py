@@ -6,7 +6,7 @@ leave the same game."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -39,16 +39,18 @@ def test_successive_halving_keeps_the_better_half(game: str, players: int, seed:
     assert full[chosen] == best, (str(chosen), {str(a): round(v, 2) for a, v in full.items()})
 
 
-def _minimax(state: State, before: Sequence[float], side: int) -> float:
-    """The rest of the round by plain minimax (no pruning), a partner playing for the side."""
+def _minimax(state: State, before: Sequence[float], side: int,
+             ours: Callable[[State], bool] | None = None) -> float:
+    """The rest of the round by plain minimax (no pruning) for ``side``: the seats that play
+    for it are ``ours`` (by default its partners too)."""
     if state.turn < 0:
         return outcome_value(state, before, side, 0.0)
     values = []
     for code in state.legal_codes():
         st = state.copy()
         st.apply_code(code)
-        values.append(_minimax(st, before, side))
-    mine = state.config.side_of(state.turn) == side
+        values.append(_minimax(st, before, side, ours))
+    mine = ours(state) if ours is not None else state.config.side_of(state.turn) == side
     return max(values) if mine else min(values)
 
 
@@ -80,23 +82,12 @@ def test_the_exact_endgame_counts_a_partner_as_a_partner() -> None:
             assert exact == pytest.approx(_minimax(state, before, side))
         # and the partner's treatment matters here: as an opponent the value would differ
         seat = state.turn
-        partner_as_foe = _minimax_alone(state, before, seat)
+        # the planted bug: only the seat itself playing for its side
+        partner_as_foe = _minimax(state, before, state.config.side_of(seat),
+                                  lambda st, seat=seat: st.turn == seat)
         differs += partner_as_foe != pytest.approx(_minimax(state, before,
                                                               state.config.side_of(seat)))
     assert differs >= 1  # the positions test what they claim to
-
-
-def _minimax_alone(state: State, before: Sequence[float], seat: int) -> float:
-    """The same search with only ``seat`` playing for its side (the planted bug)."""
-    side = state.config.side_of(seat)
-    if state.turn < 0:
-        return outcome_value(state, before, side, 0.0)
-    values = []
-    for code in state.legal_codes():
-        st = state.copy()
-        st.apply_code(code)
-        values.append(_minimax_alone(st, before, seat))
-    return max(values) if state.turn == seat else min(values)
 
 
 @pytest.mark.parametrize(("game", "players"), [("all-fives", 2), ("muggins", 3),

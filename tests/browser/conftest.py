@@ -11,6 +11,7 @@ import os
 import random
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -157,3 +158,18 @@ def my_choice(st: dict[str, Any] | None) -> list[str] | None:
     if view["legal"] in (["draw"], ["pass"]):
         return None
     return view["legal"]
+
+
+def play_now_to_my_turn(page: Any, base: str, seed: int | None = None) -> list[str]:
+    """From the home page at ``base``, "play now" against a bot (with ``seed``'s deals, or the
+    first that gives a side arm and a draw), then wait for this page's turn with a real
+    choice: its legal actions."""
+    page.goto(f"{base}/?seed={find_seed() if seed is None else seed}")
+    page.fill("#name", "Asha")
+    page.click("#play-now")
+    page.wait_for_url(re.compile(r"/t/"))
+    deadline = time.monotonic() + 30
+    while (legal := my_choice(state(page))) is None:
+        assert time.monotonic() < deadline, "never this page's turn"
+        page.wait_for_timeout(40)
+    return legal

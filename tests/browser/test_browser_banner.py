@@ -4,13 +4,12 @@ log at once)."""
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 from playwright.sync_api import Page
 
-from .conftest import find_seed, human_policy, my_choice, state
+from .conftest import find_seed, human_policy, play_now_to_my_turn, state
 from .test_browser_game import click_action
 
 pytestmark = pytest.mark.timeout(120)
@@ -19,14 +18,7 @@ pytestmark = pytest.mark.timeout(120)
 def test_ones_own_play_stays_in_the_banner_while_the_bot_answers(page: Page,
                                                                   live_server: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{live_server}/?seed={find_seed()}")
-    page.fill("#name", "Asha")
-    page.click("#play-now")
-    page.wait_for_url(re.compile(r"/t/"))
-    deadline = time.monotonic() + 30
-    while (legal := my_choice(state(page))) is None:
-        assert time.monotonic() < deadline, "never this page's turn"
-        page.wait_for_timeout(40)
+    legal = play_now_to_my_turn(page, live_server)
     st = state(page)
     assert st is not None
     action = human_policy(legal)
@@ -50,14 +42,7 @@ def test_an_error_toast_at_the_table_leaves_the_hand_uncovered(page: Page,
     """The error toast covered four of seven hand tiles on a phone."""
     page.set_viewport_size({"width": 390, "height": 844})
     for seed in range(find_seed(), find_seed() + 400):
-        page.goto(f"{live_server}/?seed={seed}")
-        page.fill("#name", "Asha")
-        page.click("#play-now")
-        page.wait_for_url(re.compile(r"/t/"))
-        deadline = time.monotonic() + 30
-        while (legal := my_choice(state(page))) is None:
-            assert time.monotonic() < deadline, "never this page's turn"
-            page.wait_for_timeout(40)
+        legal = play_now_to_my_turn(page, live_server, seed)
         st = state(page)
         assert st is not None
         fits = {a.split("@")[0] for a in legal}

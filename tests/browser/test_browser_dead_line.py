@@ -5,7 +5,6 @@ the dead line is made once, on the new one."""
 
 from __future__ import annotations
 
-import re
 import time
 from urllib.parse import urlsplit
 
@@ -15,7 +14,7 @@ from playwright.sync_api import Browser, expect
 from fives.i18n import t
 from relay import Relay
 
-from .conftest import find_seed, human_policy, my_choice, state
+from .conftest import human_policy, play_now_to_my_turn, state
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -30,15 +29,7 @@ def test_a_silent_line_is_redialled_and_the_move_tapped_on_it_is_made_once(
                                   locale="hi-IN" if lang == "hi" else "en-US")
     try:
         page = context.new_page()
-        page.goto(f"http://127.0.0.1:{relay.port}/?seed={find_seed()}")
-        page.fill("#name", "Asha")
-        page.click("#play-now")
-        page.wait_for_url(re.compile(r"/t/"))
-        page.wait_for_function("() => window.fivesState && window.fivesState()")
-        deadline = time.monotonic() + 30
-        while (legal := my_choice(state(page))) is None:
-            assert time.monotonic() < deadline, "never this page's turn"
-            page.wait_for_timeout(40)
+        legal = play_now_to_my_turn(page, f"http://127.0.0.1:{relay.port}")
         before = state(page)
         assert before is not None
         relay.freeze()  # the line stays open and says nothing from now on

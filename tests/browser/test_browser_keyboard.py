@@ -5,13 +5,10 @@ line speaks of keys, not taps, to a player who uses them."""
 
 from __future__ import annotations
 
-import re
-import time
-
 import pytest
 from playwright.sync_api import Page
 
-from .conftest import find_seed, my_choice, state
+from .conftest import play_now_to_my_turn, state
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -21,14 +18,7 @@ FOCUSED = "() => document.activeElement && document.activeElement.dataset.tile |
 def test_choosing_a_tile_by_keyboard_keeps_the_focus_in_the_hand(page: Page,
                                                                  live_server: str) -> None:
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{live_server}/?seed={find_seed()}")
-    page.fill("#name", "Asha")
-    page.click("#play-now")
-    page.wait_for_url(re.compile(r"/t/"))
-    deadline = time.monotonic() + 30
-    while (legal := my_choice(state(page))) is None:
-        assert time.monotonic() < deadline, "never this page's turn"
-        page.wait_for_timeout(40)
+    legal = play_now_to_my_turn(page, live_server)
     tile = legal[0].split("@")[0]
     page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
     page.keyboard.press("Enter")  # chosen: its ends light up, the hand is drawn again
