@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from typing import Any
 
 import pytest
@@ -496,3 +497,25 @@ def test_the_third_timeout_in_a_row_and_no_other_hands_the_seat_to_a_bot() -> No
         assert (seat.timeouts, seat.away) == (n, False)
     seat.timed_out()
     assert (seat.timeouts, seat.away) == (3, True) and AWAY_AFTER == 3
+
+
+@pytest.mark.parametrize(("ago", "left"), [(4.0, 11.0), (9.0, 6.0), (14.0, 5.0), (60.0, 5.0),
+                                           (-30.0, 15.0)])
+def test_a_restart_mid_turn_resumes_the_clock_from_when_the_turn_began(ago: float,
+                                                                        left: float) -> None:
+    """Issue 42: how much time a seat has after the server restarts mid-turn: the turn clock's
+    total less what had passed since the turn began (the last stored action), never less than
+    the grace a returning player needs (5 s) nor more than the whole turn (a clock skewed into
+    the future)."""
+    from types import SimpleNamespace
+
+    from fives.server.driver import RESUME_GRACE, Driver
+
+    table = SimpleNamespace(settings=None, n=7, meta=SimpleNamespace(turn_time=15.0),
+                            state=SimpleNamespace(turn=1))
+    driver = Driver(table)  # type: ignore[arg-type]
+    driver.resume_clock(time.time() - ago)
+    clock = driver.clock()
+    assert clock is not None and clock["seat"] == 1 and clock["total"] == 15000
+    assert RESUME_GRACE == 5.0
+    assert abs(clock["remaining"] / 1000 - left) < 0.25, clock
