@@ -395,7 +395,7 @@ function renderBoard() {
   const options = optionsFor(selected);
   const legal = Object.fromEntries(options.map((o) => [o, true]));
   const small = Math.min(window.innerWidth, window.innerHeight) < 600;
-  renderLayout(board, view && view.layout.center ? view.layout : null, {
+  const drawn = renderLayout(board, view && view.layout.center ? view.layout : null, {
     width: Math.max(120, wrap.clientWidth), height: Math.max(80, wrap.clientHeight),
     fill: true, legal, selected, lead: options.includes("lead"),
     unit: small ? 22 : 30, maxUnit: small ? 30 : 40,
@@ -406,6 +406,7 @@ function renderBoard() {
     ? t("web.layout.aria", { tiles: view.layout.tiles.join(", "), sentence: view.layout.sentence })
     : t("web.layout.empty");
   board.setAttribute("aria-label", label);
+  pointEndButtons(drawn);
   const stock = $("stock");
   stock.replaceChildren();
   if (last.info.drawing && view) {
@@ -416,6 +417,25 @@ function renderBoard() {
   const legend = legendItems();
   $("legend").replaceChildren(...legend);
   $("help-legend").replaceChildren(...legendItems());
+}
+
+// An end's button points the way its end grows on the board as drawn: once a line turns a
+// corner, the west end may sit at the top and grow to the right ("← West" pointed elsewhere).
+let drawnEnds = {}; // the ends as last drawn: each ghost's direction of growth
+
+function arrowFor(end) {
+  const g = drawnEnds[end];
+  if (!g || !g.d) return ARROW[end];
+  const [dx, dy] = g.d;
+  return Math.abs(dx) >= Math.abs(dy) ? (dx > 0 ? "→" : "←") : (dy > 0 ? "↓" : "↑");
+}
+
+function pointEndButtons(drawn) {
+  drawnEnds = (drawn && drawn.ghosts) || {};
+  document.querySelectorAll("#you-actions .end-btn").forEach((b) => {
+    const end = b.dataset.option;
+    if (end !== "lead") b.textContent = `${arrowFor(end)} ${endName(end)}`;
+  });
 }
 
 function legendItems() {
@@ -564,7 +584,7 @@ function renderActions() {
   const out = [];
   const options = optionsFor(selected);
   for (const option of options) {
-    const text = option === "lead" ? t("web.table.lead", { tile: selected }) : `${ARROW[option]} ${endName(option)}`;
+    const text = option === "lead" ? t("web.table.lead", { tile: selected }) : `${arrowFor(option)} ${endName(option)}`;
     const aria = option === "lead" ? t("web.table.lead", { tile: selected }) : t("web.table.play_on", { tile: selected, end: endName(option) });
     out.push(el("button", { type: "button", class: "end-btn", "data-option": option, "aria-label": aria,
       onclick: () => playOption(selected, option) }, text));
