@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -311,6 +312,9 @@ def test_rules_help_and_hint_panels(tmp_path: Path) -> None:
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert app.hint_lines and "Hint from the" in app.hint_lines[0]
+            # estimates as signed points with one decimal, never a bare "3.47" (issue 40)
+            values = [line.rsplit(": ", 1)[1] for line in app.hint_lines[2:]]
+            assert values and all(re.fullmatch(r"[+-]\d+\.\d points|–", v) for v in values), values
             need = app.need
             assert isinstance(need, Turn) and app.chosen is not None
             assert need.view.hand[app.chosen] in {a.tile for a in need.view.legal}

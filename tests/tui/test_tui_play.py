@@ -159,7 +159,8 @@ def test_hint_gives_the_best_moves_with_their_values_and_r_shows_the_rules(tmp_p
         game.send("?")
         answer = game.prompt()
         assert re.search(r"Hint from the (hard|easy) bot: move \d+, ", answer), answer
-        assert re.search(r"^\s+\d+\) .+: -?\d+\.\d\d$", answer, re.M), answer
+        # signed points with one decimal (issue 40: a bare "3.47" read as a raw number)
+        assert re.search(r"^\s+\d+\) .+: [+-]\d+\.\d points$", answer, re.M), answer
         game.send("r")
         answer = game.prompt()
         assert "Rules: All Fives" in answer

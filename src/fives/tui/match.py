@@ -565,7 +565,8 @@ class Match:
             head = tr("hint.best_tile", bot=bot, move=best)
         out = [head, tr("hint.values_search" if hint.search else "hint.values")]
         for action, value in hint.ranked:
-            shown = "–" if value is None else f"{value:.2f}"
+            # points, signed, one decimal: "+3.5 points" (a bare "3.47" read as a raw number)
+            shown = "–" if value is None else tr("hint.estimate", value=f"{value:+.1f}")
             number = f"{legal.index(action) + 1:>2}) " if numbered else "• "
             text = " = ".join(action_text(tr, a, game) for a in [action, *hint.twins.get(action, [])])
             out.append(f"  {number}{text}: {shown}")
