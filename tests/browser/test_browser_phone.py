@@ -308,10 +308,12 @@ def touch_drag(page: Page, context: BrowserContext, start: tuple[float, float],
 
 
 def center(page: Page, selector: str) -> tuple[float, float]:
-    # the state can be read a frame before the page has drawn it (seen under load)
-    page.locator(selector).wait_for(state="visible", timeout=5000)
-    b = page.locator(selector).bounding_box()
-    assert b is not None, selector
+    # the state can be read a frame before the page has drawn it, and a redraw of the hand can
+    # fall between a wait and the measure (both seen under load): measured again until drawn
+    deadline = time.monotonic() + 5
+    while (b := page.locator(selector).bounding_box()) is None:
+        assert time.monotonic() < deadline, selector
+        page.wait_for_timeout(20)
     return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
 
 

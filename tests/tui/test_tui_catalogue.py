@@ -257,3 +257,17 @@ def test_every_round_end_payment_is_phrased(lang: str) -> None:
         text = "\n".join(round_end_lines(names, account_of(config, ending), 1))
         assert expected[lang] in text, (ending.payment, text)
         assert "{" not in text
+
+
+def test_the_log_shows_a_records_path_short(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40: the log printed the record's absolute path, a third of the narrow panel."""
+    from fives.tui.match import shown_path
+
+    home, work = tmp_path / "home", tmp_path / "home" / "work"
+    work.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    assert shown_path(work / "match.json") == "match.json"
+    assert shown_path(Path("games/m.json")) == "games/m.json"
+    assert shown_path(home / ".local" / "m.json") == "~/.local/m.json"
+    assert shown_path(tmp_path / "elsewhere.json") == str((tmp_path / "elsewhere.json").resolve())

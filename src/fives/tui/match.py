@@ -85,6 +85,17 @@ class BotStartError(Exception):
     """An outside bot's program cannot be started; already phrased for the player."""
 
 
+def shown_path(path: Path) -> str:
+    """A record's path as the log shows it, short: from the current folder when it is inside
+    it, else from the home folder (~) when inside that, else whole (a full path filled the
+    narrow log panel, a third of it the user's home)."""
+    full = path.expanduser().resolve()
+    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
+        with contextlib.suppress(ValueError):
+            return prefix + str(full.relative_to(base.resolve()))
+    return str(full)
+
+
 @dataclass(frozen=True)
 class Setup:
     """Everything a match at the terminal is played with."""
@@ -325,7 +336,7 @@ class Match:
                 tr("resume", game=self.names.game(), n=n, scores=fmt_scores(state.scores_out())),
                 "bold",
             )
-            self.say(tr("record.where", path=self.setup.record_path), "dim")
+            self.say(tr("record.where", path=shown_path(self.setup.record_path)), "dim")
             if state.in_round:
                 self._notify("round_start")
             return
@@ -339,7 +350,7 @@ class Match:
             self.say(tr("intro.teams", a=self.names.side(0), b=self.names.side(1)))
         key = "intro.target_exact" if cfg.game.exact_target else "intro.target"
         self.say(tr(key, points=tr.points(cfg.target)))
-        self.say(tr("record.where", path=self.setup.record_path), "dim")
+        self.say(tr("record.where", path=shown_path(self.setup.record_path)), "dim")
 
     def step(self) -> Need | None:
         """Do the next thing that needs nobody and return None, or say what a person must do."""
