@@ -138,6 +138,29 @@ def test_two_players_of_one_name_are_told_apart_by_their_tags(server: str) -> No
     assert len(tags) == 5
 
 
+def test_a_look_alike_of_another_players_name_is_refused_with_one_translated_line(
+        server: str) -> None:
+    """Issue 39: a second browser on the same address takes an all-Cyrillic "Аѕһа" (every
+    letter of one script, so no mixed-script check sees it) after "Asha" exists: refused as a
+    new name and as a rename; "Asha" itself, told apart by its tag, is not."""
+    new_player(server, "Asha", "10.0.0.7")
+    cyrillic = "\u0410\u0455\u04bb\u0430"
+    messages = set()
+    for lang in ("en", "hi"):
+        r = httpx.post(f"{server}/api/me?lang={lang}", json={"name": cyrillic},
+                       headers={"X-Forwarded-For": "10.0.0.7"})
+        assert r.status_code == 400 and r.json()["error"] == "name_looks_taken"
+        assert "\n" not in r.json()["message"] and not r.json()["message"].startswith("web.")
+        messages.add(r.json()["message"])
+    assert len(messages) == 2  # one per language
+    ravi = new_player(server, "Ravi", "10.0.0.7")
+    r = ravi.post("/api/me/name", json={"name": cyrillic})
+    assert r.status_code == 400 and r.json()["error"] == "name_looks_taken"
+    assert ravi.get("/api/me").json()["player"]["name"] == "Ravi"
+    second = new_player(server, "Asha", "10.0.0.7")
+    assert second.get("/api/me").json()["player"]["tag"] != ""
+
+
 def test_a_browser_with_an_identity_cannot_make_another(server: str) -> None:
     browser = new_player(server, "Asha")
     r = browser.post("/api/me", json={"name": "Other"})

@@ -9,7 +9,13 @@ import json
 import pytest
 
 from fives.store import Store
-from fives.store.players import NameTaken, PlayerMatch, StoredPlayer, StoredRating
+from fives.store.players import (
+    NameLooksTaken,
+    NameTaken,
+    PlayerMatch,
+    StoredPlayer,
+    StoredRating,
+)
 
 from .test_store_suite import run
 
@@ -158,3 +164,51 @@ def test_a_bot_account_is_opened_by_its_token_and_owned(store_url: str) -> None:
         assert await store.player("b-1") is None and await store.bot_accounts_of("p-asha") == []
 
     run(store_url, body)
+
+
+def test_a_name_that_looks_like_another_players_is_refused_whatever_its_tag(
+        store_url: str) -> None:
+    """An all-Cyrillic "Аѕһа" reads as "Asha": refused as a new player, a rename and a bot
+    account, with any tag; the same name written the same way (told apart by its tag), another
+    name, and a player's own look-alike of their own name are not."""
+    cyrillic = "\u0410\u0455\u04bb\u0430"
+
+    async def body(store: Store) -> None:
+        await store.create_player(ASHA, "hash-a")
+        await store.create_player(RAVI, "hash-r")
+        for tag in ("4821", "0001"):
+            with pytest.raises(NameLooksTaken):
+                await store.create_player(StoredPlayer("p-x", cyrillic, tag, "person", 3.0), "x")
+        with pytest.raises(NameLooksTaken):
+            await store.rename_player("p-ravi", cyrillic, "0307")
+        with pytest.raises(NameLooksTaken):
+            await store.create_bot_account(StoredPlayer("o-x", "Rav\u0456", "0001", "outside",
+                                                        3.0), "p-asha", "token-x")
+        assert await store.player("p-x") is None and await store.player("o-x") is None
+        assert (await store.player("p-ravi")) == RAVI
+        await store.create_player(StoredPlayer("p-2", "Asha", "0002", "person", 3.0), "h2")
+        await store.create_player(StoredPlayer("p-3", "Aisha", "0003", "person", 3.0), "h3")
+        await store.rename_player("p-ravi", "Rav\u0456", "0307")  # like only their own name
+        assert (await store.player("p-ravi")).name == "Rav\u0456"  # type: ignore[union-attr]
+
+    run(store_url, body)
+
+
+def test_names_stored_before_their_looks_get_them_when_the_store_starts(
+        store_url: str) -> None:
+    """Migration 0102 adds the looks; the rows it finds are filled in at the next start, so
+    an old "Asha" is protected like a new one."""
+    async def forget_looks(store: Store) -> None:
+        await store.create_player(ASHA, "hash-a")
+        if store_url.startswith("postgresql"):
+            await store._pool.execute("UPDATE players SET look = NULL")  # type: ignore[attr-defined]
+        else:
+            store._db.execute("UPDATE players SET look = NULL")  # type: ignore[attr-defined]
+
+    async def refused(store: Store) -> None:
+        with pytest.raises(NameLooksTaken):
+            await store.create_player(StoredPlayer("p-x", "\u0410sha", "0001", "person", 3.0),
+                                      "x")
+
+    run(store_url, forget_looks)
+    run(store_url, refused)

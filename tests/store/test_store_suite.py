@@ -169,8 +169,8 @@ def test_migrations_are_applied_once_and_recorded(store_url: str) -> None:
     names = [m.label for m in migrations(dialect)]
     assert names[:2] == ["0001_tables", "0002_fencing"]
     # 0001-0099: the tables and matches; 0100 and up: the player store
-    assert [m.label for m in migrations(dialect) if m.version >= 100] == ["0100_players",
-                                                                           "0101_spent_secrets"]
+    assert [m.label for m in migrations(dialect) if m.version >= 100] == [
+        "0100_players", "0101_spent_secrets", "0102_name_looks"]
     assert upgrade(store_url) == names
     assert upgrade(store_url) == []
 

@@ -26,7 +26,7 @@ from fives.server.player_api import browser_of, player_json
 from fives.server.ratelimit import AddressLimit
 from fives.server.webio import addr_of, json_body, refusing
 from fives.store.base import StoreError
-from fives.store.players import NameTaken, StoredPlayer
+from fives.store.players import NameLooksTaken, NameTaken, StoredPlayer
 
 __all__ = ["MAX_BOTS", "bot_routes"]
 
@@ -75,6 +75,8 @@ def bot_routes(manager: Callable[[], TableManager], makes: AddressLimit,
                 await store.create_bot_account(bot, owner.id, hash_secret(token))
             except NameTaken:
                 continue
+            except NameLooksTaken:
+                raise ClientError("name_looks_taken") from None
             return JSONResponse({"bot": player_json(bot), "token": token}, status_code=201)
         raise ClientError("name_taken")
 

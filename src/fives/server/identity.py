@@ -21,7 +21,7 @@ from starlette.responses import Response
 
 from fives.server.messages import ClientError, looks_like_a_bot
 from fives.store.base import Store
-from fives.store.players import NameTaken, StoredPlayer
+from fives.store.players import NameLooksTaken, NameTaken, StoredPlayer
 
 __all__ = ["BROWSER_COOKIE", "COOKIE", "LINK_TTL", "NAME_MAX", "Identities", "browser_of",
            "clean_player_name", "first_visit", "hash_secret"]
@@ -120,6 +120,8 @@ class Identities:
                 await self.store.create_player(player, hash_secret(secret))
             except NameTaken:
                 continue
+            except NameLooksTaken:
+                raise ClientError("name_looks_taken") from None
             return player, secret
         raise ClientError("name_taken")
 
@@ -131,6 +133,8 @@ class Identities:
                 await self.store.rename_player(player.id, name, tag)
             except NameTaken:
                 continue
+            except NameLooksTaken:
+                raise ClientError("name_looks_taken") from None
             return StoredPlayer(player.id, name, tag, player.kind, player.created)
         raise ClientError("name_taken")
 

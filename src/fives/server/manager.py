@@ -24,7 +24,7 @@ from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
 from fives.server.tickets import Ticket
 from fives.store.base import DamagedRow, Store, StoreError
-from fives.store.players import NameTaken, StoredPlayer
+from fives.store.players import NameLooksTaken, NameTaken, StoredPlayer
 
 __all__ = ["MOVED", "Owners", "TableManager", "TableSpec", "player_count"]
 
@@ -166,7 +166,7 @@ class TableManager:
                 if await self.store.player(player_id) is None:
                     await self.store.create_player(
                         StoredPlayer(player_id, level, "bot", "bot", time.time()), None)
-            except (StoreError, NameTaken):  # another process made it meanwhile
+            except (StoreError, NameTaken, NameLooksTaken):  # made by another process meanwhile
                 continue
 
     async def match_over(self, table: Table) -> None:

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["NameTaken", "PlayerMatch", "PlayerStore", "Rate", "StoredPlayer", "StoredRating"]
+__all__ = ["NameLooksTaken", "NameTaken", "PlayerMatch", "PlayerStore", "Rate", "StoredPlayer", "StoredRating"]
 
 
 @dataclass
@@ -61,6 +61,11 @@ class NameTaken(RuntimeError):
     """That name and tag belong to another player already."""
 
 
+class NameLooksTaken(RuntimeError):
+    """That name is written differently from another player's but looks the same (the same
+    :func:`~fives.store.looks.name_look`): an impersonation, whatever the tag."""
+
+
 #: the rating step of a rated match: given each player's rating now (None: none yet), the
 #: new ones; called inside the store's transaction, so two matches never lose an update
 Rate = Callable[[dict[str, StoredRating | None]], dict[str, StoredRating]]
@@ -72,7 +77,8 @@ class PlayerStore(ABC):
     @abstractmethod
     async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
         """A new player and its first secret (none for a bot level); :class:`NameTaken` if
-        its name and tag are another's."""
+        its name and tag are another's, :class:`NameLooksTaken` if its name looks like
+        another's (checked in the same transaction)."""
 
     @abstractmethod
     async def player(self, player_id: str) -> StoredPlayer | None: ...
@@ -82,7 +88,8 @@ class PlayerStore(ABC):
 
     @abstractmethod
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
-        """:class:`NameTaken` if that name and tag are another's."""
+        """:class:`NameTaken` if that name and tag are another's, :class:`NameLooksTaken` if
+        the name looks like another's."""
 
     @abstractmethod
     async def add_device_link(self, player_id: str, link_hash: str, ts: float,

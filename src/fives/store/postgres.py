@@ -102,6 +102,7 @@ class PostgresStore(PostgresPlayers, Store):
                     applied.append(m.label)
         except self._errors() as exc:
             raise StoreError.of("migrate", where=self.where, why=exc) from None
+        await self._fill_looks()
         return applied
 
     async def _write(self, table_id: str, fence: int | None,

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from fives.store.base import StoreError
+from fives.store.looks import name_look
 from fives.store.player_rows import (
     MATCH_COLUMNS,
     PLAYER_COLUMNS,
@@ -18,6 +19,7 @@ from fives.store.player_rows import (
     match_params,
 )
 from fives.store.players import (
+    NameLooksTaken,
     NameTaken,
     PlayerMatch,
     PlayerStore,
@@ -61,11 +63,37 @@ class PostgresPlayers(PlayerStore):
         """The rows of a query (the store's own reading, :class:`PostgresStore`)."""
         raise NotImplementedError
 
+    async def _fill_looks(self) -> None:
+        """The look of every name stored before looks were (migration 0102)."""
+        rows = await self._fetch("SELECT id, name FROM players WHERE look IS NULL")
+        if rows:
+            async def body(db: Any) -> None:
+                await db.executemany("UPDATE players SET look = $1 WHERE id = $2",
+                                     [(name_look(name), pid) for pid, name in rows])
+
+            await self._in_transaction(body)
+
+    async def _insert_player(self, db: Any, player: StoredPlayer) -> None:
+        look = await self._refuse_look_alike(db, player.id, player.name)
+        await db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}, look) VALUES ($1, $2, $3, $4, "
+                         "$5, $6)", player.id, player.name, player.tag, player.kind,
+                         player.created, look)
+
+    @staticmethod
+    async def _refuse_look_alike(db: Any, player_id: str, name: str) -> str:
+        """The name's look, or :class:`NameLooksTaken` if another player's name looks so; one
+        transaction at a time per look (two look-alikes created at once: the second sees the
+        first)."""
+        look = name_look(name)
+        await db.execute("SELECT pg_advisory_xact_lock(hashtext($1))", "look:" + look)
+        if await db.fetchval("SELECT 1 FROM players WHERE look = $1 AND name != $2 AND id != $3"
+                             " LIMIT 1", look, name, player_id):
+            raise NameLooksTaken(name)
+        return look
+
     async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
         async def body(db: Any) -> None:
-            await db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, "
-                             "$5)", player.id, player.name, player.tag, player.kind,
-                             player.created)
+            await self._insert_player(db, player)
             if secret_hash is not None:
                 await db.execute("INSERT INTO player_secrets VALUES ($1, $2, $3, 'first')",
                                  secret_hash, player.id, player.created)
@@ -84,8 +112,9 @@ class PostgresPlayers(PlayerStore):
 
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
         async def body(db: Any) -> None:
-            await db.execute("UPDATE players SET name = $1, tag = $2 WHERE id = $3", name, tag,
-                             player_id)
+            look = await self._refuse_look_alike(db, player_id, name)
+            await db.execute("UPDATE players SET name = $1, tag = $2, look = $3 WHERE id = $4",
+                             name, tag, look, player_id)
 
         await self._in_transaction(body)
 
@@ -216,8 +245,7 @@ class PostgresPlayers(PlayerStore):
     async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
                                  token_hash: str) -> None:
         async def body(db: Any) -> None:
-            await db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, "
-                             "$5)", bot.id, bot.name, bot.tag, bot.kind, bot.created)
+            await self._insert_player(db, bot)
             await db.execute("INSERT INTO player_secrets VALUES ($1, $2, $3, 'token')",
                              token_hash, bot.id, bot.created)
             await db.execute("INSERT INTO bot_accounts VALUES ($1, $2, $3)", bot.id, owner_id,

@@ -79,6 +79,7 @@ class SqliteStore(SqlitePlayers, Store):
                 db.execute("COMMIT")
             log.info("database %s: migration %s applied", self.path, m.label)
             applied.append(m.label)
+        self._fill_looks()
         return applied
 
     async def migrate(self) -> list[str]:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from fives.store.base import StoreError
+from fives.store.looks import name_look
 from fives.store.player_rows import (
     MATCH_COLUMNS,
     PLAYER_COLUMNS,
@@ -19,6 +20,7 @@ from fives.store.player_rows import (
     match_params,
 )
 from fives.store.players import (
+    NameLooksTaken,
     NameTaken,
     PlayerMatch,
     PlayerStore,
@@ -60,10 +62,31 @@ class SqlitePlayers(PlayerStore):
         except sqlite3.Error as exc:
             raise StoreError.of("write", where=self.path, why=exc) from None
 
+    def _fill_looks(self) -> None:
+        """The look of every name stored before looks were (migration 0102)."""
+        rows = self._query("SELECT id, name FROM players WHERE look IS NULL")
+        if rows:
+            self._transaction(lambda db: db.executemany(
+                "UPDATE players SET look = ? WHERE id = ?",
+                [(name_look(name), pid) for pid, name in rows]))
+
+    def _insert_player(self, db: sqlite3.Connection, player: StoredPlayer) -> None:
+        look = self._refuse_look_alike(db, player.id, player.name)
+        db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}, look) VALUES (?, ?, ?, ?, ?, ?)",
+                   (player.id, player.name, player.tag, player.kind, player.created, look))
+
+    @staticmethod
+    def _refuse_look_alike(db: sqlite3.Connection, player_id: str, name: str) -> str:
+        """The name's look, or :class:`NameLooksTaken` if another player's name looks so."""
+        look = name_look(name)
+        if db.execute("SELECT 1 FROM players WHERE look = ? AND name != ? AND id != ? LIMIT 1",
+                      (look, name, player_id)).fetchone():
+            raise NameLooksTaken(name)
+        return look
+
     async def create_player(self, player: StoredPlayer, secret_hash: str | None) -> None:
         def body(db: sqlite3.Connection) -> None:
-            db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
-                       (player.id, player.name, player.tag, player.kind, player.created))
+            self._insert_player(db, player)
             if secret_hash is not None:
                 db.execute("INSERT INTO player_secrets VALUES (?, ?, ?, 'first')",
                            (secret_hash, player.id, player.created))
@@ -81,8 +104,12 @@ class SqlitePlayers(PlayerStore):
         return StoredPlayer(*rows[0]) if rows else None
 
     async def rename_player(self, player_id: str, name: str, tag: str) -> None:
-        self._transaction(lambda db: db.execute(
-            "UPDATE players SET name = ?, tag = ? WHERE id = ?", (name, tag, player_id)))
+        def body(db: sqlite3.Connection) -> None:
+            look = self._refuse_look_alike(db, player_id, name)
+            db.execute("UPDATE players SET name = ?, tag = ?, look = ? WHERE id = ?",
+                       (name, tag, look, player_id))
+
+        self._transaction(body)
 
     async def add_device_link(self, player_id: str, link_hash: str, ts: float,
                               expires: float) -> None:
@@ -210,8 +237,7 @@ class SqlitePlayers(PlayerStore):
     async def create_bot_account(self, bot: StoredPlayer, owner_id: str,
                                  token_hash: str) -> None:
         def body(db: sqlite3.Connection) -> None:
-            db.execute(f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
-                       (bot.id, bot.name, bot.tag, bot.kind, bot.created))
+            self._insert_player(db, bot)
             db.execute("INSERT INTO player_secrets VALUES (?, ?, ?, 'token')",
                        (token_hash, bot.id, bot.created))
             db.execute("INSERT INTO bot_accounts VALUES (?, ?, ?)", (bot.id, owner_id,
