@@ -73,13 +73,14 @@ test: lint services chromium
 	  test $$browser -eq 0 && test $$slow -eq 0
 
 # The store and cluster tests start their own throwaway PostgreSQL and Redis servers (on free
-# ports, in temporary folders) from Debian's packages, installed here when missing.
+# ports, in temporary folders) from Debian's packages, installed here when missing; the terminal
+# game's widths are checked in a real terminal, tmux.
 services:
-	@if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1; then \
-	  echo "installing postgresql and redis-server with apt-get (once)"; \
+	@if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1 || ! command -v tmux >/dev/null 2>&1; then \
+	  echo "installing postgresql, redis-server and tmux with apt-get (once)"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq >/dev/null && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server tmux >/dev/null; \
 	fi
 
 # The browser tests drive Debian's Chromium (../shared/BROWSER-TESTS.md, never `playwright

@@ -113,6 +113,12 @@ class Tr:
         name in Hindi (पूर्व), as the browser names it."""
         return t(f"common.end.{END_NAMES[end]}", self.lang)
 
+    def end_key(self, end: int) -> str:
+        """An end with the letter that is typed for it (``3-5 e``) and marks it on the board:
+        ``E`` in English, ``पूर्व (E)`` in Hindi."""
+        name, letter = self.end(end), END_NAMES[end]
+        return letter if name == letter else f"{name} ({letter})"
+
 
 def seat_number(seat: int) -> int:
     """A seat as people number it: from 1, as every screen shows it (the browser's seats,
@@ -129,9 +135,9 @@ def fmt_scores(scores: Sequence[Score]) -> str:
     return "–".join(fmt_score(s) for s in scores)
 
 
-def ends_text(layout: Layout) -> str:
-    """The open ends as ``W 2, E 4`` (end letters are language-neutral)."""
-    return ", ".join(f"{END_NAMES[e]} {v}" for e, v in layout.ends)
+def ends_text(layout: Layout, tr: Tr) -> str:
+    """The open ends as a sentence names them: ``W 2, E 4``; ``पश्चिम 2, पूर्व 4`` in Hindi."""
+    return ", ".join(f"{tr.end(e)} {v}" for e, v in layout.ends)
 
 
 class Names:
@@ -221,7 +227,7 @@ def play_sentence(tr: Tr, config: Config, layout: Layout, points: int) -> str:
     ``6 + 6 = 12, 12 ÷ 3 = 4 points``, ``3 + 12 = 15, 15 ÷ 3 + 15 ÷ 5 = 8 points``."""
     game = config.game
     if game.play_scoring == "none":
-        return tr("log.open_ends", ends=ends_text(layout))
+        return tr("log.open_ends", ends=ends_text(layout, tr))
     total = layout.ends_total()
     division = game.division(total)
     if division and points == game.play_points[total]:
@@ -260,7 +266,7 @@ def play_line(
     if became_spinner:
         what += tr("log.spinner")
     if game.play_scoring == "none":
-        return f"{what} · {tr('log.open_ends', ends=ends_text(layout))}"
+        return f"{what} · {tr('log.open_ends', ends=ends_text(layout, tr))}"
     ends = layout.ends_total()
     sentence = play_sentence(tr, cfg, layout, points)
     scored = points > 0

@@ -1,6 +1,8 @@
 """End names and where they are drawn (issue 40): once a line turns a corner at the board's
 edge, the west end may sit at the top and grow to the right, while its button read "← West".
-Each end's button now points the way its end grows on the board as drawn."""
+Each end's button now points the way its end grows on the board as drawn, and the lit end on
+the board is marked with that same arrow (not a letter or a Hindi initial, प, पू, उ, द, that a
+newcomer cannot read)."""
 
 from __future__ import annotations
 
@@ -20,12 +22,12 @@ def test_each_end_button_points_the_way_its_end_grows_on_the_board(browser: Brow
     turned = 0
     for seed in range(11, 31):
         pos = position("all-fives", 2, seed, min_layout=12, min_hand=2)
-        msg = state_message(pos, "en")
+        msg = state_message(pos, "hi" if seed % 2 else "en")
         several = [t for t in msg["view"]["hand"]
                    if sum(a.startswith(t + "@") for a in msg["view"]["legal"]) > 1]
         if not several:
             continue
-        context = context_for(browser, True, "en", (390, 844))
+        context = context_for(browser, True, "hi" if seed % 2 else "en", (390, 844))
         serve(context, with_event(msg, pos))
         page = context.new_page()
         page.goto(f"{live_server}/t/synthetic")
@@ -40,6 +42,8 @@ def test_each_end_button_points_the_way_its_end_grows_on_the_board(browser: Brow
             # a ghost tile lies along its end's way of growth: its long side says which
             across = ghost["width"] > ghost["height"]
             assert (arrow in "←→") == across, (end, arrow, ghost)
+            mark = page.locator(f'#board .ghost[data-end="{end}"] .ghost-label').text_content()
+            assert mark == arrow, (end, mark, arrow)
             turned += arrow != NOMINAL[end]
         context.close()
         if turned:

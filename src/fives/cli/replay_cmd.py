@@ -208,6 +208,6 @@ def layout_rows(state: State, tr: Tr, rt: Tr, width: int | None = None) -> list[
     if scoring:
         rows.append(rt("layout_ends", sum=lay.sentence()))
     else:
-        rows.append(tr("table.open_ends", ends=ends_text(lay)))
+        rows.append(tr("table.open_ends", ends=ends_text(lay, tr)))
     rows.append(tr(legend_key(scoring, game.spinner)))
     return rows

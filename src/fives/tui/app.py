@@ -399,7 +399,7 @@ class FivesApp(App[str]):
         action = options[self.end_choice % len(options)]
         self.message = self.preview(view, action)
         if len(options) > 1:
-            ends = ", ".join(str(a).split("@")[1] for a in options if "@" in str(a))
+            ends = ", ".join(self.tr.end_key(a.end) for a in options if a.end is not None)
             self.message.append("\n" + self.tr("app.ends_choice", ends=ends), "dim")
 
     def preview(self, view: View, action: Action) -> Text:
@@ -410,7 +410,7 @@ class FivesApp(App[str]):
             if view.config.game.ends_score:
                 text.append("  → " + play_sentence(self.tr, view.config, lay, points), "green" if points else "dim")
             else:
-                text.append("  → " + self.tr("log.open_ends", ends=board.ends_text(lay)), "dim")
+                text.append("  → " + self.tr("log.open_ends", ends=board.ends_text(lay, self.tr)), "dim")
         return text
 
     def arrow(self, key: str) -> None:

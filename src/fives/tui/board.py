@@ -118,7 +118,7 @@ def move_lines(tr: Tr, view: View) -> list[Text]:
             lay, points = after
             line.append("   → " + play_sentence(tr, view.config, lay, points), COUNTS if points else DIM)
         elif after is not None:
-            line.append("   → " + tr("log.open_ends", ends=ends_text(after[0])), DIM)
+            line.append("   → " + tr("log.open_ends", ends=ends_text(after[0], tr)), DIM)
         out.append(line)
     return out
 
@@ -197,7 +197,7 @@ def ends_line(tr: Tr, view: View) -> Text:
     """The ends total with how it is found, or the open ends where plays never score."""
     lay = view.layout
     if not view.config.game.ends_score:
-        return Text(tr("table.open_ends", ends=ends_text(lay)), "bold")
+        return Text(tr("table.open_ends", ends=ends_text(lay, tr)), "bold")
     return Text(tr("table.ends", sum=lay.sentence()), "bold")
 
 

@@ -337,7 +337,7 @@ def _tile_move(
         lead = next((a for a in legal if a.kind == "lead"), None)
         assert lead is not None and lead.tile is not None
         return Refusal(tr("err.must_lead", tile=lead.tile))
-    ends = ends_text(lay)
+    ends = ends_text(lay, tr)
     if end is not None:
         index = END_NAMES.index(end)
         for a in mine:
@@ -354,7 +354,7 @@ def _tile_move(
     if len(mine) == 1:
         return mine[0]
     if len(mine) > 1:
-        names = ", ".join(END_NAMES[a.end] for a in mine if a.end is not None)
+        names = ", ".join(tr.end_key(a.end) for a in mine if a.end is not None)
         first = mine[0].end
         example = f"{tile} {END_NAMES[first].lower()}" if first is not None else str(tile)
         return Refusal(tr("err.which_end", tile=tile, ends=names, example=example))

@@ -602,7 +602,7 @@ class Match:
         """Why a person's turn has just one action, and what it is."""
         tr = self.tr
         game = view.config.game
-        ends = ends_text(view.layout)
+        ends = ends_text(view.layout, tr)
         if action.kind == "draw":
             return tr("forced.draw", ends=ends)
         if action.kind == "pass":

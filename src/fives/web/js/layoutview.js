@@ -153,9 +153,16 @@ export function computeLayout(ex, limits = { lx: 9, ly: 5 }) {
   return out;
 }
 
-// The short mark of an end on the board (a letter in English, a Hindi initial in Hindi).
-function endMark(end) {
-  return t(`common.end_short.${end}`);
+// The arrows of the ends as a straight line grows (west to the left, north up).
+export const ARROW = { W: "←", E: "→", N: "↑", S: "↓" };
+
+// The way an end grows as drawn: once a line turns a corner, the west end may sit at the top
+// and grow to the right. The lit end's mark on the board and its button below ("→ West") show
+// this one arrow, so they read as one without a letter or an initial to decode.
+export function arrowOf(end, ghost) {
+  if (!ghost || !ghost.d) return ARROW[end];
+  const [dx, dy] = ghost.d;
+  return Math.abs(dx) >= Math.abs(dy) ? (dx > 0 ? "→" : "←") : (dy > 0 ? "↓" : "↑");
 }
 
 function endName(end) {
@@ -263,7 +270,7 @@ export function renderLayout(svgEl, ex, opts = {}) {
     const h = hits[end];
     g.append(svg("rect", { x: h.x, y: h.y, width: h.w, height: h.h, class: "ghost-hit" }));
     g.append(svg("rect", { x: gh.x + 0.05, y: gh.y + 0.05, width: gh.w - 0.1, height: gh.h - 0.1, rx: 0.16, class: "ghost-body" }));
-    if (end !== "lead") g.append(svg("text", { x: gh.lx, y: gh.ly + 0.02, class: "ghost-label", text: endMark(end) }));
+    if (end !== "lead") g.append(svg("text", { x: gh.lx, y: gh.ly + 0.02, class: "ghost-label", text: arrowOf(end, gh) }));
     g.append(svg("title", { text: label }));
     marks.append(g);
   }

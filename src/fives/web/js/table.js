@@ -5,7 +5,7 @@
 import { initI18n, t, points, plural, pickLang } from "./i18n.js";
 import { el, getName, setName, tokenKey, inviteKey, inviteQuery, gameName, seatName, seatShort, sideName, toast, copyText } from "./common.js";
 import { tileSvg, tileBack } from "./tiles.js";
-import { renderLayout } from "./layoutview.js";
+import { renderLayout, arrowOf, ARROW } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
 import { renderRulesInto } from "./rules.js";
 import { summaryElement, scoreList, playSentence } from "./summary.js";
@@ -14,7 +14,6 @@ import { setupSound, turnSignal } from "./notify.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
-const ARROW = { W: "←", E: "→", N: "↑", S: "↓" };
 const KEY_END = { ArrowLeft: "W", ArrowRight: "E", ArrowUp: "N", ArrowDown: "S", w: "W", e: "E", n: "N", s: "S" };
 
 let ws = null;
@@ -424,10 +423,7 @@ function renderBoard() {
 let drawnEnds = {}; // the ends as last drawn: each ghost's direction of growth
 
 function arrowFor(end) {
-  const g = drawnEnds[end];
-  if (!g || !g.d) return ARROW[end];
-  const [dx, dy] = g.d;
-  return Math.abs(dx) >= Math.abs(dy) ? (dx > 0 ? "→" : "←") : (dy > 0 ? "↓" : "↑");
+  return arrowOf(end, drawnEnds[end]);
 }
 
 function pointEndButtons(drawn) {
@@ -801,20 +797,24 @@ function centerOf(node) {
   return [r.left + r.width / 2, r.top + r.height / 2];
 }
 
+// The points of a play fly from the board to the scorer's score and come to rest just under
+// it, fading there: never over the score itself, which the player reads as it changes.
 function flyPoints(n, seat) {
   const from = $("board-wrap");
   const to = $(`seat-score-${seat}`);
   if (!from || !to || reducedMotion()) return;
   const [x0, y0] = centerOf(from);
-  const [x1, y1] = centerOf(to);
-  const chip = el("div", { class: "fly-points" }, `+${n}`);
+  const r = to.getBoundingClientRect();
+  const x1 = r.left + r.width / 2, y1 = r.bottom + 2;
+  const chip = el("div", { class: "fly-points", "data-fly": "points" }, `+${n}`);
   $("fx").append(chip);
   chip.style.left = `${x0}px`;
   chip.style.top = `${y0}px`;
   chip.animate([
     { transform: "translate(-50%,-50%) scale(1.4)", opacity: 1 },
-    { transform: `translate(calc(${x1 - x0}px - 50%), calc(${y1 - y0}px - 50%)) scale(0.8)`, opacity: 0.9 },
-  ], { duration: 900, easing: "cubic-bezier(.3,.7,.4,1)" }).onfinish = () => chip.remove();
+    { transform: `translate(calc(${x1 - x0}px - 50%), ${y1 - y0}px) scale(0.8)`, opacity: 1, offset: 0.75 },
+    { transform: `translate(calc(${x1 - x0}px - 50%), ${y1 - y0}px) scale(0.8)`, opacity: 0 },
+  ], { duration: 1200, easing: "cubic-bezier(.3,.7,.4,1)" }).onfinish = () => chip.remove();
 }
 
 function flyDraw(seat, count) {

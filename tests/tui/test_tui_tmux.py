@@ -1,0 +1,122 @@
+"""The terminal game in a real terminal (tmux), in Hindi: every row fits its width and the
+panels' separators stay in one column, measured as the terminal lays text out (the C library's
+``wcwidth``, code point by code point). Textual's own test pilot measures with the game's widths
+and so cannot see a disagreement with the terminal; this test can (issue 40: ``2 + 4 + + 5 =
+15`` where a Hindi line overran its panel)."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from fives.tui.widths import width
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120),
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")]
+
+SEPARATOR = "\u2502"
+
+
+def _libc_width() -> object:
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    libc.setlocale(6, b"C.UTF-8")  # LC_ALL
+    return libc.wcwidth
+
+
+def test_widths_are_the_c_librarys_for_every_indic_code_point() -> None:
+    """The game's width of each code point of the Indic blocks is the one terminals use (the C
+    library's ``wcwidth``): a spacing vowel sign one column, even after a conjunct."""
+    wcwidth = _libc_width()
+    if wcwidth(ord("\u093e")) != 1:  # type: ignore[operator]
+        pytest.skip("the C library has no UTF-8 locale here")
+    wrong = [f"U+{cp:04X}" for cp in range(0x900, 0xE00)
+             if unicodedata.category(chr(cp)) != "Cn"
+             and width(chr(cp)) != max(wcwidth(cp), 0)]  # type: ignore[operator]
+    assert not wrong
+    assert width("\u0925\u094d\u0930\u0940") == 3  # थ्री: थ, virama, र, ी
+
+
+class Tmux:
+    """A tmux server of its own (its own socket) running one command in a window of a size."""
+
+    def __init__(self, tmp: Path, columns: int, rows: int, command: list[str]) -> None:
+        self.base = ["tmux", "-u", "-S", str(tmp / "tmux.sock")]
+        env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+        self.env = env
+        shell = " ".join(f"'{part}'" for part in command) + "; sleep 60"
+        subprocess.run([*self.base, "-f", "/dev/null", "new-session", "-d", "-x", str(columns),
+                        "-y", str(rows), shell], check=True, env=env)
+
+    def screen(self) -> list[str]:
+        out = subprocess.run([*self.base, "capture-pane", "-p"], check=True, env=self.env,
+                             capture_output=True, text=True).stdout
+        return out.rstrip("\n").split("\n")
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.base, "send-keys", *keys], check=True, env=self.env)
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.screen()
+            if any(text in row for row in rows) or time.monotonic() > deadline:
+                return rows
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], env=self.env, capture_output=True)
+
+
+def _faults(rows: list[str], columns: int) -> list[str]:
+    """Rows wider than the terminal, and the side panel's separator missing from a row between
+    the title and the keys' line, or out of its one column."""
+    wcwidth = _libc_width()
+    faults, seps = [], set()
+    for n, row in enumerate(rows):
+        col, found = 0, False
+        for ch in row:
+            if ch == SEPARATOR and col > columns // 2:
+                seps.add(col)
+                found = True
+            col += max(wcwidth(ord(ch)), 0)  # type: ignore[operator]
+        if col > columns:
+            faults.append(f"row {n} takes {col} columns: {row!r}")
+        if 0 < n < len(rows) - 1 and not found:
+            faults.append(f"row {n} has lost the panel's separator: {row!r}")
+    if len(seps) > 1:
+        faults.append(f"the panel's separator sits at columns {sorted(seps)}")
+    return faults
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hindi_rows_fit_the_terminal_and_panels_keep_their_column(
+        size: tuple[int, int], tmp_path: Path) -> None:
+    if _libc_width()(ord("\u093e")) != 1:  # type: ignore[operator]
+        pytest.skip("the C library has no UTF-8 locale here")
+    columns, rows = size
+    tmux = Tmux(tmp_path, columns, rows, [
+        str(Path(sys.executable).parent / "fives"), "play", "--game", "fives-and-threes", "--lang", "hi",
+        "--seed", "7", "--bots", "medium", "--record", str(tmp_path / "match.json")])
+    try:
+        screen = tmux.wait_for("q ")
+        assert any("q " in row for row in screen), "\n".join(screen)
+        seen = 0
+        for _ in range(6):  # play the chosen tile, turn after turn: the log grows
+            faults = _faults(screen, columns)
+            assert not faults, "\n".join(faults + screen)
+            seen += 1
+            tmux.keys("Enter")
+            time.sleep(1.5)
+            screen = tmux.screen()
+        assert seen == 6
+    finally:
+        tmux.close()
