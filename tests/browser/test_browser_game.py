@@ -163,6 +163,16 @@ def test_a_round_in_hindi(browser: Browser, live_server: str, shots: Path) -> No
     expect(dialog).to_be_visible()
     text = dialog.inner_text()
     assert "दौर 1 खत्म" in text and "बचे बिंदु" in text and "स्कोर" in text
+    # the name column's header is not the name of a player who gave none (issue 40)
+    header = dialog.locator(".pips-table thead th").first.inner_text()
+    names = dialog.locator(".pips-table tbody th").all_inner_texts()
+    assert all(header not in name for name in names), (header, names)
+    assert any(re.search(hi["web.lobby.default_name"].replace("{n}", r"\d{3}"), name)
+               for name in names), names
+    # the tiles left are drawn large enough to count their pips
+    for tile in dialog.locator(".left-tiles .tile-svg").all():
+        box = tile.bounding_box()
+        assert box is not None and box["width"] >= 20 and box["height"] >= 40, box
     body = page.inner_text("body")
     for english in ("points", "Round", "Your turn", "Scores", "Pips", "stock"):
         assert english not in body, english

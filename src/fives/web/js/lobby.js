@@ -9,9 +9,11 @@ let botRatings = {}; // game -> level -> rating, shown beside each level
 const params = new URLSearchParams(location.search);
 const seed = params.has("seed") ? Number(params.get("seed")) : undefined;
 
+// A player who gives no name is "Guest 417" (kept for next time): never the word the score
+// tables head their name column with ("Player"), and two guests at one table are told apart.
 function nameOrDefault() {
   if (me) return me.name; // the server seats an identity under its own name
-  const name = $("name").value.trim() || t("web.lobby.default_name");
+  const name = $("name").value.trim() || t("web.lobby.default_name", { n: 100 + Math.floor(Math.random() * 900) });
   setName(name);
   return name;
 }
