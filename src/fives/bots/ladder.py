@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from fives.bots.base import Bot
+from fives.bots.playmodel import play_beta
 from fives.bots.search import halving_values, ismcts_values, search_values
 from fives.core.sampling import proven_voids
 from fives.core.state import State
@@ -216,9 +217,14 @@ class IsmctsBot(Bot):
         endgame_tiles: int = 0,
         move_time: float = 0.0,
         prior: float = 0.0,
+        infer: bool = False,
     ) -> None:
         self.name = name
         self.prior = prior
+        #: worlds drawn by how well they explain the others' plays (the fitted play model);
+        #: what the last decision's search saw of them (``ess_share``)
+        self.infer = infer
+        self.last_stats: dict[str, float] = {}
         self.iterations = iterations
         self.eps = eps
         self.look = look
@@ -232,7 +238,7 @@ class IsmctsBot(Bot):
         found = ismcts_values(
             view, rng, iterations=self.iterations, eps=self.eps, look=self.look,
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
-            move_time=self.move_time,
+            move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
         )
         return _with_prior(found, view, rng, self.prior)
 
@@ -259,9 +265,14 @@ class HalvingBot(Bot):
         halving: bool = True,
         move_time: float = 0.0,
         prior: float = 0.0,
+        infer: bool = False,
     ) -> None:
         self.name = name
         self.worlds = worlds
+        #: worlds drawn by how well they explain the others' plays (the fitted play model);
+        #: what the last decision's search saw of them (``ess_share``)
+        self.infer = infer
+        self.last_stats: dict[str, float] = {}
         self.eps = eps
         self.look = look
         self.endgame_tiles = endgame_tiles
@@ -275,7 +286,8 @@ class HalvingBot(Bot):
         found = halving_values(
             view, rng, worlds=self.worlds, eps=self.eps, look=self.look,
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
-            halving=self.halving, move_time=self.move_time,
+            halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
+            stats=self.last_stats,
         )
         return _with_prior(found, view, rng, self.prior)
 
@@ -283,6 +295,11 @@ class HalvingBot(Bot):
         if len(view.legal) == 1:
             return view.legal[0]
         return _pick_best(self.values(view, rng), rng)
+
+
+def _beta(view: View, infer: bool) -> float:
+    """The play model's beta for this game, if the bot draws worlds by inference."""
+    return play_beta(view.config.game.name) if infer else 0.0
 
 
 def _with_prior(

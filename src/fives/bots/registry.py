@@ -59,6 +59,14 @@ _LADDER: dict[str, Callable[[], Bot]] = {
         move_time=EXPERT_MOVE_TIME,
     ),
     "cheat": CheatBot,
+    # candidates with worlds drawn by the others' plays (issue 27), measured before adopted
+    "hard-i": lambda: HalvingBot(
+        "hard-i", worlds=HARD_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5, infer=True
+    ),
+    "expert-i": lambda: IsmctsBot(
+        "expert-i", iterations=EXPERT_ITERATIONS, eps=0.0, pool=400, endgame_tiles=6,
+        prior=0.5, move_time=EXPERT_MOVE_TIME, infer=True,
+    ),
     # hard as it played before the core was compiled, to measure what the budget gained
     "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
     # the baseline every search is measured against: plain PIMC, 200 worlds with simple voids,
@@ -72,7 +80,7 @@ _LADDER: dict[str, Callable[[], Bot]] = {
 
 #: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` and ``hard-old`` are
 #: old searches, ``pimc`` the plain baseline
-_MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old")
+_MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old", "hard-i", "expert-i")
 
 #: the levels people can pick, weakest first
 BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]

@@ -23,9 +23,8 @@ from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
 __all__ = [
-    "Policy", "greedy_code", "halving_values", "ismcts_values", "outcome_value", "playout",
-    "policy_playout",
-    "search_values",
+    "Policy", "WorldStream", "greedy_code", "halving_values", "inferred_worlds",
+    "ismcts_values", "outcome_value", "playout", "policy_playout", "search_values",
 ]
 
 _PLAY_LIMIT: Final = LEAD_BASE + 28
@@ -102,6 +101,82 @@ def greedy_log_likelihood(beta: float) -> Callable[[State, int], float]:
         return beta * (taken - top) - math.log(norm)
 
     return log_likelihood
+
+
+def inferred_worlds(
+    sampler: WorldSampler, rng: random.Random, n: int, beta: float, factor: int = 2,
+) -> tuple[list[State], float]:
+    """``n`` worlds drawn in proportion to how well each explains the others' plays.
+
+    ``factor`` times ``n`` candidates are sampled (consistent with the view, as uniform as the
+    sampler makes them), each weighted by the likelihood of every choice the other seats made
+    in it under :func:`greedy_log_likelihood` (``beta``: how surely they take the play that
+    scores most), and ``n`` are drawn from them by systematic resampling (sampling importance
+    resampling). A world in which a seat held a tile that would have scored 10 and played one
+    that scored nothing keeps little weight. Also the candidates' effective number (Kish:
+    (sum w)^2 / sum w^2): how many equally weighted worlds they are worth.
+    """
+    model = greedy_log_likelihood(beta)
+    found: list[State] = []
+    logs: list[float] = []
+    for _ in range(n * factor):
+        try:
+            world, logw = sampler.sample_weighted(rng, model)
+        except SamplingError:
+            continue
+        found.append(world)
+        logs.append(logw)
+    if not found:
+        return [], 0.0
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = 0.0
+    squares = 0.0
+    for w in weights:  # loops, not sum(): compiled, sum() of floats is taken for an int
+        total += w
+        squares += w * w
+    ess = total * total / squares
+    out: list[State] = []
+    step = total / n
+    point = rng.random() * step
+    acc = weights[0]
+    i = 0
+    last = len(weights) - 1
+    for _ in range(n):
+        while acc < point and i < last:
+            i += 1
+            acc += weights[i]
+        out.append(found[i])
+        point += step
+    return out, ess
+
+
+class WorldStream:
+    """The worlds a search takes one after another: plain samples of the view's worlds, or,
+    with ``beta`` > 0, batches of ``batch`` worlds drawn by :func:`inferred_worlds`."""
+
+    def __init__(self, sampler: WorldSampler, beta: float, batch: int) -> None:
+        self.sampler = sampler
+        self.beta = beta
+        self.batch = max(1, batch)
+        self.queue: list[State] = []
+        #: effective worlds per candidate over the batches drawn (1.0: uniform sampling)
+        self.ess_share = 1.0
+        self._batches = 0
+
+    def next(self, rng: random.Random) -> State:
+        if self.beta <= 0:
+            return self.sampler.sample(rng)
+        if not self.queue:
+            worlds, ess = inferred_worlds(self.sampler, rng, self.batch, self.beta)
+            if not worlds:
+                raise SamplingError("no consistent world found")
+            share = ess / (2 * self.batch)
+            self.ess_share = (self.ess_share * self._batches + share) / (self._batches + 1)
+            self._batches += 1
+            worlds.reverse()  # popped from the end: the order they were drawn in
+            self.queue = worlds
+        return self.queue.pop()
 
 
 def _greedy_key(state: State, code: int) -> float:
@@ -351,6 +426,8 @@ def halving_values(
     match_weight: float = 0.5,
     halving: bool = True,
     move_time: float = 0.0,
+    beta: float = 0.0,
+    stats: dict[str, float] | None = None,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -362,7 +439,10 @@ def halving_values(
     solved exactly instead (two sides only). ``match_weight`` times the target is added for a
     match won in a playout. With ``move_time`` > 0 (CPU seconds) the final two keep taking
     new worlds, beyond ``worlds``, until the time is spent. Dropped classes are valued just
-    below the worst survivor at most, so the best value is always a survivor's.
+    below the worst survivor at most, so the best value is always a survivor's. With ``beta``
+    > 0 the worlds are drawn by how well they explain the others' plays
+    (:func:`inferred_worlds`); ``stats`` then gets ``ess_share``, the effective worlds per
+    candidate.
     """
     started = time.process_time()
     ready = _search_start(view)
@@ -380,10 +460,11 @@ def halving_values(
     policy: Policy | None = None
     done = 0  # worlds drawn so far
     stage = max(1, worlds // 8) if halving else worlds
+    stream = WorldStream(sampler, beta, max(1, worlds // 8))
     while True:
         while done < stage:
             try:
-                world = sampler.sample(rng)
+                world = stream.next(rng)
             except SamplingError:
                 done += 1
                 continue
@@ -413,6 +494,8 @@ def halving_values(
             alive.sort(key=lambda i: -totals[i] / max(1, counts[i]))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
         stage = min(worlds, stage * 2)
+    if stats is not None:
+        stats["ess_share"] = stream.ess_share
     means = [totals[i] / counts[i] if counts[i] else 0.0 for i in range(k)]
     floor = min(means[i] for i in alive)
     out: dict[Action, float] = {}
@@ -454,6 +537,8 @@ def ismcts_values(
     match_weight: float = 0.5,
     endgame_tiles: int = 0,
     move_time: float = 0.0,
+    beta: float = 0.0,
+    stats: dict[str, float] | None = None,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions under SO-ISMCTS.
 
@@ -465,7 +550,9 @@ def ismcts_values(
     Worlds that reach an empty stock with at most ``endgame_tiles`` tiles in hands (two sides)
     are valued exactly when expanded. At least ``iterations`` iterations; with ``move_time``
     > 0 (CPU seconds) more, until the time is spent. The values are the root moves' mean
-    outcomes (a move never tried gets the worst of the others).
+    outcomes (a move never tried gets the worst of the others). With ``beta`` > 0 the pool is
+    drawn by how well its worlds explain the others' plays (:func:`inferred_worlds`);
+    ``stats`` then gets ``ess_share``, the effective worlds per candidate.
     """
     started = time.process_time()
     ready = _search_start(view)
@@ -473,12 +560,15 @@ def ismcts_values(
         return ready
     side, classes, sampler = ready
     roots = [int(g[0]) for g in classes]
+    stream = WorldStream(sampler, beta, pool)
     worlds: list[State] = []
     for _ in range(pool):
         try:
-            worlds.append(sampler.sample(rng))
+            worlds.append(stream.next(rng))
         except SamplingError:
             continue
+    if stats is not None:
+        stats["ess_share"] = stream.ess_share
     if not worlds:
         return {a: 0.0 for a in view.legal}
     policy = Policy(worlds[0], eps, look)

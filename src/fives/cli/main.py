@@ -21,6 +21,7 @@ from fives.cli import (
     replay_cmd,
     serve_cmd,
     tournament_cmd,
+    train_cmd,
 )
 from fives.cli.errors import (
     ArgumentsError,
@@ -33,7 +34,7 @@ from fives.compiled import build
 from fives.i18n import default_language, t
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd,
-            db_cmd, play_cmd]
+            db_cmd, play_cmd, train_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,86 @@
+"""The model of how the other seats play (issue 27): its fit finds the temperature that made
+the plays, the training is reproducible from its seed, and the shipped file is what the
+training command writes."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from fives.bots.playmodel import fit_beta, mean_log_likelihood, play_beta
+from fives.bots.search import greedy_log_likelihood
+from fives.bots.training import train
+from fives.cli.main import main
+from fives.core.games import Config
+from fives.core.state import State
+
+SHIPPED = Path(__file__).resolve().parents[2] / "src" / "fives" / "bots" / "play_model.json"
+
+
+def softmax_plays(beta: float, n: int, seed: int) -> list[tuple[State, int]]:
+    """Plays drawn from the model itself at ``beta``, from random All Fives positions."""
+    rng = random.Random(seed)
+    model = greedy_log_likelihood(beta)
+    out: list[tuple[State, int]] = []
+    while len(out) < n:
+        state = State(Config.make("all-fives", 2))
+        state.deal_next(rng)
+        while state.turn >= 0 and len(out) < n:
+            codes = state.legal_codes()
+            if len(codes) > 1 and all(c < 140 for c in codes):
+                probs = [math.exp(model(state, c)) for c in codes]
+                code = rng.choices(codes, probs)[0]
+                out.append((state.copy(), code))
+            else:
+                code = rng.choice(codes)
+            state.apply_code(code)
+    return out
+
+
+def test_the_fit_finds_the_temperature_that_made_the_plays() -> None:
+    for beta in (0.2, 0.8):
+        samples = softmax_plays(beta, 1500, seed=int(beta * 10))
+        fitted = fit_beta(samples)
+        assert abs(fitted - beta) < 0.1 + 0.15 * beta, (beta, fitted)
+        assert mean_log_likelihood(samples, fitted) > mean_log_likelihood(samples, 0.0)
+
+
+def test_training_is_the_same_from_the_same_seed() -> None:
+    a = train(7, 1, ["medium", "easy"], ["block", "all-fives"])
+    b = train(7, 1, ["medium", "easy"], ["block", "all-fives"])
+    assert a == b and set(a["games"]) == {"block", "all-fives"}
+    assert all(g["plays"] > 0 for g in a["games"].values())
+
+
+def test_the_command_writes_what_the_training_makes(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "model.json"
+    code = main(["train", "play-model", "--seed", "7", "--matches", "1", "--bots",
+                 "medium,easy", "--games", "block,all-fives", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    assert json.loads(out.read_text("utf-8")) == train(7, 1, ["medium", "easy"],
+                                                       ["block", "all-fives"])
+
+
+def test_the_shipped_model_names_how_it_was_made_and_is_read() -> None:
+    data = json.loads(SHIPPED.read_text("utf-8"))
+    assert {"seed", "matches", "bots", "games"} <= set(data)
+    assert set(data["games"]) == {"all-fives", "fives-and-threes", "muggins", "draw", "block"}
+    for game, entry in data["games"].items():
+        assert play_beta(game) == entry["beta"] > 0
+        # the fit explains the plays better than "any legal play alike"
+        assert entry["mean_log_likelihood"] > entry["uniform_log_likelihood"]
+
+
+def test_bad_training_arguments_are_one_line(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    for args, words in ((["--games", "chess"], "chess"), (["--bots", "cmd:x"], "cmd:x"),
+                        (["--bots", "nobody"], "nobody"), (["--matches", "0"], "0")):
+        code = main(["train", "play-model", "--out", str(tmp_path / "m.json"), *args])
+        err = capsys.readouterr().err
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "m.json").exists()
