@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from clikit import FIVES
+from fives.analysis import analyse
 from fives.bots import make_bot
-from fives.cli.analyse_cmd import account, analyse
+from fives.cli.analyse_cmd import account
 from fives.core.games import Config
 from fives.core.record import Record, record_of
 from fives.core.state import State

@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 import fives.bots.ladder as ladder
+from fives.analysis import analyse
 from fives.bots.base import Bot
 from fives.bots.host import Seeds, decide, play_match
 from fives.bots.ladder import (
@@ -43,7 +44,6 @@ from fives.bots.ladder import (
     play_points,
 )
 from fives.bots.search import exact_value
-from fives.cli.analyse_cmd import analyse
 from fives.core.games import Config
 from fives.core.record import record_of
 from fives.core.sampling import WorldSampler

@@ -23,17 +23,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from fives.analysis import analyse, document, summary
 from fives.bots import Bot, BotError, make_bot
-from fives.bots.host import Seeds
 from fives.bots.ladder import CheatBot
-from fives.bots.transpose import action_classes
 from fives.cli.errors import UsageError
 from fives.core.record import Record, RecordError, replay_state
-from fives.core.state import State
-from fives.core.tiles import Action
-from fives.core.view import view_of
 from fives.i18n import LANGUAGES, default_language
-from fives.phrasing import Names, Tr, os_error_text, record_error_text, seat_number
+from fives.phrasing import Names, Tr, os_error_text, record_error_text
 
 DEFAULT_BOT = "hard"
 FALLBACK_BOT = "easy"
@@ -86,89 +82,6 @@ def _bot(name: str | None, at: Tr) -> tuple[Bot, str]:
         return make_bot(FALLBACK_BOT), FALLBACK_BOT
 
 
-def analyse(
-    record: Record,
-    bot: Bot,
-    *,
-    seats: Sequence[int],
-    round_no: int | None = None,
-    seed: int = 0,
-    top: int = 3,
-) -> list[dict[str, Any]]:
-    """The decisions of ``seats`` (in ``round_no`` only, 0-based, if given), each with the bot's
-    values; the ``top`` costliest plays get ``flag`` 1, 2, 3..."""
-    state = State(record.config)
-    decisions: list[dict[str, Any]] = []
-    for i, rnd in enumerate(record.rounds):
-        if round_no is not None and i > round_no:
-            break
-        state.start_round(rnd.hands, rnd.stock, rnd.leader)
-        for k, text in enumerate(rnd.actions):
-            seat = state.turn
-            action = Action.parse(text)
-            legal = state.legal_actions()
-            if seat in seats and len(legal) > 1 and (round_no is None or i == round_no):
-                decisions.append(_decision(state, bot, seat, action, legal, i, k, seed))
-            state.play(action)
-    costly = sorted(
-        (d for d in decisions if d["loss"] is not None and d["loss"] > 1e-9),
-        key=lambda d: (-d["loss"], d["round"], d["action_no"]),
-    )
-    for rank, d in enumerate(costly[: max(0, top)], 1):
-        d["flag"] = rank
-    return decisions
-
-
-def _decision(
-    state: State, bot: Bot, seat: int, played: Action, legal: list[Action], i: int, k: int, seed: int
-) -> dict[str, Any]:
-    view = view_of(state, seat)
-    if isinstance(bot, CheatBot):  # the measuring bot sees the record's hidden tiles
-        bot.peek(state.copy())
-    rng = Seeds(seed).of("analyse").decision(seat, i, k)
-    raw = bot.values(view, rng)
-    values: dict[str, float | None] = {}
-    for a in legal:
-        v = raw.get(a)
-        values[str(a)] = None if v is None else float(v)
-    known = {a: v for a, v in values.items() if v is not None}
-    choice = max(known, key=lambda a: known[a]) if known else None  # first of the best
-    best = known[choice] if choice is not None else None
-    mine = values.get(str(played))
-    loss = best - mine if best is not None and mine is not None else None
-    same = [[str(a) for a in g] for g in action_classes(view.layout, legal) if len(g) > 1]
-    twins = next((g for g in same if str(played) in g), [str(played)])
-    return {
-        "round": i,
-        "action_no": k,
-        "seat": seat,
-        "played": str(played),
-        "choice": choice,
-        "agrees": choice in twins,
-        "same": same,
-        "loss": loss,
-        "values": values,
-        "flag": None,
-    }
-
-
-def _summary(decisions: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[dict[str, Any]]:
-    out = []
-    for seat in seats:
-        mine = [d for d in decisions if d["seat"] == seat]
-        losses = [d["loss"] for d in mine if d["loss"] is not None]
-        out.append(
-            {
-                "seat": seat,
-                "decisions": len(mine),
-                "agrees": sum(1 for d in mine if d["agrees"]),
-                "total_loss": sum(losses),
-                "mean_loss": sum(losses) / len(losses) if losses else None,
-            }
-        )
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     at = Tr(lang, "replay.analyse.")
@@ -183,41 +96,20 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(at("err.top", top=args.top), lang)
     seats = [args.seat - 1] if args.seat is not None else list(range(n))
     bot, bot_name = _bot(args.bot, at)
+    round_no = None if args.round is None else args.round - 1
+    # the measuring bot alone sees the record's hidden tiles
+    peek = bot.peek if isinstance(bot, CheatBot) else None
     try:
-        decisions = analyse(
-            record,
-            bot,
-            seats=seats,
-            round_no=None if args.round is None else args.round - 1,
-            seed=args.seed,
-            top=args.top,
-        )
+        decisions = analyse(record, bot, seats=seats, round_no=round_no, seed=args.seed,
+                            top=args.top, peek=peek)
     finally:
         bot.close()
-    summary = _summary(decisions, seats)
     if args.json:
-        doc = {
-            "record": args.record,
-            "game": record.config.game.name,
-            "players": n,
-            "names": record.seats,
-            "bot": bot_name,
-            "seats": [seat_number(s) for s in seats],
-            "round": args.round,
-            "decisions": [
-                {
-                    **d,
-                    "round": d["round"] + 1,
-                    "action_no": d["action_no"] + 1,
-                    "seat": seat_number(d["seat"]),
-                }
-                for d in decisions
-            ],
-            "summary": [{**s, "seat": seat_number(s["seat"])} for s in summary],
-        }
+        doc = {"record": args.record, **document(record, bot_name, decisions, seats, round_no)}
         print(json.dumps(doc, indent=1))
         return 0
-    print("\n".join(account(record, bot_name, decisions, summary, args.record, lang)))
+    print("\n".join(account(record, bot_name, decisions, summary(decisions, seats),
+                            args.record, lang)))
     return 0
 
 

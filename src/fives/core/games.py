@@ -94,6 +94,23 @@ class Game:
             return ""
         return " + ".join(f"{total} ÷ {d}" for d in (3, 5) if total % d == 0)
 
+    @property
+    def loss_marks(self) -> tuple[float, float, float]:
+        """The losses (expected points over the round, as the search values actions) from
+        which an analysis marks a decision an inaccuracy, a mistake and a blunder: half a
+        scoring play, one, two, in this game's points (5 in All Fives and Muggins, 1 to 8 a
+        play in Fives and Threes); in Draw and Block, where the round's pips are the points, 2,
+        5 and 10 pips.
+
+        >>> ALL_FIVES.loss_marks, FIVES_AND_THREES.loss_marks
+        ((2.5, 5.0, 10.0), (1.0, 2.0, 4.0))
+        """
+        if self.play_scoring == "fives":
+            return (2.5, 5.0, 10.0)
+        if self.play_scoring == "fives-and-threes":
+            return (1.0, 2.0, 4.0)
+        return (2.0, 5.0, 10.0)
+
     def properties(self) -> dict[str, Any]:
         """What an interface needs to know to show this game, without testing its name."""
         return {
