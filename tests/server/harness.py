@@ -68,7 +68,8 @@ def fast_settings(db: str, **kw: Any) -> Settings:
                 rate=10000.0, burst=10000, turn_time=0.0, create_rate=0.0, dev_seeds=True,
                 seats_per_address=10000, open_seats_per_address=4, connections_per_address=1000,
                 connects_per_minute=0.0, address_rate=0.0, tables_per_address=10000,
-                max_bot_tables=10000, bot_tables_per_address=10000, lobby_per_address=10000)
+                max_bot_tables=10000, bot_tables_per_address=10000, lobby_per_address=10000,
+                analysis_workers=0, analysis_bot="medium")
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 

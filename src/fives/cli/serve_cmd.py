@@ -16,6 +16,7 @@ import socket
 import sys
 from typing import Any
 
+from fives.bots import BotError, BotName
 from fives.cli.errors import UsageError, keyed_text
 from fives.cli.options import add_lang_option, lang_of
 from fives.i18n import default_language, t
@@ -51,6 +52,10 @@ def register(sub: Any) -> None:
                    help=say("round_pause", d.round_pause))
     p.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
                    help=say("bot_workers", d.bot_workers))
+    p.add_argument("--analysis-workers", type=int, default=d.analysis_workers, metavar="N",
+                   help=say("analysis_workers", d.analysis_workers))
+    p.add_argument("--analysis-bot", default=d.analysis_bot, metavar="LEVEL",
+                   help=say("analysis_bot", d.analysis_bot))
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
                    help=say("create_rate", d.create_rate))
     p.add_argument("--identity-rate", type=float, default=d.identity_rate, metavar="N",
@@ -161,6 +166,12 @@ def run(args: argparse.Namespace) -> int:
         upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
     except StoreError as exc:
         raise UsageError(keyed_text("store", exc, lang), lang) from None
+    try:
+        analysis_bot = BotName.parse(args.analysis_bot)
+    except BotError as exc:
+        raise UsageError(keyed_text("bot", exc, lang), lang) from None
+    if analysis_bot.outside:  # analyses run our own bots in the server's pool
+        raise UsageError(t("cli.serve.analysis_outside", lang, name=args.analysis_bot), lang)
     fd_budget(raise_soft=True)  # as many connections as the system allows this process
     settings = Settings(
         db=args.db,
@@ -171,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
         forced_delay=args.forced_delay,
         round_pause=args.round_pause,
         bot_workers=max(0, args.bot_workers),
+        analysis_workers=max(0, args.analysis_workers),
+        analysis_bot=args.analysis_bot,
         create_rate=args.create_rate,
         identity_rate=args.identity_rate,
         pairing_rate=args.pairing_rate,

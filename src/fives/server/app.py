@@ -28,6 +28,7 @@ from fives.core.games import GAMES
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES
 from fives.rulespages import worked_example
+from fives.server.analyses import Busy, Full
 from fives.server.assets import Assets, PlainStatic, VersionedStatic
 from fives.server.bot_api import bot_routes
 from fives.server.bots import bot_levels
@@ -336,6 +337,42 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         frames["id"] = request.path_params["table_id"]
         return JSONResponse(frames)
 
+    async def api_analysis(request: Request) -> Response:
+        """The analysis of one seat of a finished match (``?seat=S``, from 1): 200 with its
+        document once computed, 202 with the queue's state meanwhile (asking queues it)."""
+        try:
+            stored = await _finished(request)
+            record = Record.from_data(stored.record)
+        except ClientError as err:
+            return _error(request, err, 404)
+        except RecordError:
+            return _error(request, ClientError("server"), 500)
+        raw = request.query_params.get("seat", "")
+        players = record.config.players
+        if not raw.isdigit() or not 1 <= int(raw) <= players:
+            return _error(request, ClientError("analysis_seat", {"max": players}))
+        seat = int(raw) - 1
+        me = await Identities(manager().store).current(request)
+        requester = me.id if me is not None else "addr:" + _addr(request)
+        analyst = manager().analyst
+        try:
+            job = await analyst.request(request.path_params["table_id"], seat, requester)
+        except Busy as busy:
+            waiting = busy.waiting
+            return JSONResponse({"error": "analysis_busy",
+                                 "message": ClientError("analysis_busy").text(_lang(request)),
+                                 "waiting": {"table": waiting.table_id, "seat": waiting.seat + 1}},
+                                status_code=429)
+        except Full:
+            return _error(request, ClientError("analysis_full"), 503)
+        if job.status == "done" and job.result is not None:
+            return JSONResponse({**job.result, "status": "done"})
+        if job.given_up(time.time()):
+            return _error(request, ClientError("analysis_failed"), 500)
+        ahead = await manager().store.queued_before(job.requested) if job.status == "queued" else 0
+        return JSONResponse({"status": job.status, "seat": seat + 1, "ahead": ahead},
+                            status_code=202, headers={"Retry-After": "2"})
+
     async def api_example(request: Request) -> Response:
         """The layout after some plays (the rules pages' worked examples)."""
         game = request.query_params.get("game", "all-fives")
@@ -526,6 +563,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/api/matches", api_matches),
         Route("/api/matches/{table_id}/record", api_record),
         Route("/api/matches/{table_id}/replay", api_replay),
+        Route("/api/matches/{table_id}/analysis", api_analysis),
         Route("/api/example", api_example),
         WebSocketRoute("/ws/{table_id}", ws_table),
         Mount(f"/static/{assets.version}", VersionedStatic(directory=WEB)),

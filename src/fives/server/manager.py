@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from fives.bots.host import Seeds
 from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import RecordError
+from fives.server.analyses import Analyst
 from fives.server.bots import BotRunner, bot_levels
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
@@ -87,6 +88,9 @@ class TableManager:
         self.owners = owners
         self.tables: dict[str, Table] = {}
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
+        self.analyst = Analyst(store, workers=settings.analysis_workers,
+                               bot=settings.analysis_bot, lease=settings.analysis_lease,
+                               max_waiting=settings.max_analyses_waiting)
         #: the bots online: this process's alone, or a cluster's shared registry
         self.outside = outside if outside is not None else OnlineBots(settings.bot_move_time)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
@@ -105,8 +109,10 @@ class TableManager:
         for table_id in await self.store.unfinished_ids():
             await self.take(table_id, expire_before=now - self.settings.waiting_ttl)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self.analyst.start()
 
     async def shutdown(self) -> None:
+        await self.analyst.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -46,6 +46,16 @@ class Settings:
     #: is made by the medium bot instead
     bot_deadline: float = 5.0
 
+    # -- analyses ------------------------------------------------------------------------
+    #: processes that compute analyses of finished matches, at a lower priority than the
+    #: tables' bots (0: a thread, for tests); the bot whose values they use (fixed counts)
+    analysis_workers: int = 1
+    analysis_bot: str = "hard"
+    #: how long a process holds an analysis it claimed before another may take it over
+    analysis_lease: float = 600.0
+    #: analyses waiting in all (beyond that, asking is refused until the queue drains)
+    max_analyses_waiting: int = 200
+
     # -- tables --------------------------------------------------------------------------
     #: live tables in all, created by one address, and bots-only ones (whose target is at
     #: most the game's usual one)

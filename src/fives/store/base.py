@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from fives.store.analyses import AnalysisStore
 from fives.store.players import PlayerStore
 
 __all__ = [
@@ -98,7 +99,7 @@ class StoredTable:
     fence: int = 0  # the fencing token of the table's current owner
 
 
-class Store(PlayerStore, ABC):
+class Store(PlayerStore, AnalysisStore, ABC):
     """Durable tables: each call returns once what it wrote is safe from a process crash.
 
     Writes for one table take ``fence`` (see the module's note); reads never do.

@@ -17,6 +17,7 @@ from typing import Any
 
 from fives.store.base import DamagedRow, StaleOwner, Store, StoredAction, StoredTable, StoreError
 from fives.store.migrations import SCHEMA_TABLE, migrations
+from fives.store.postgres_analyses import PostgresAnalyses
 from fives.store.postgres_players import PostgresPlayers
 from fives.store.rows import TABLE_COLUMNS, rounds_of, table_of
 from fives.store.urls import where
@@ -47,7 +48,7 @@ SELECT count(*) FROM gone
 _COLUMNS = TABLE_COLUMNS.replace("meta", "meta::text").replace("record", "record::text")
 
 
-class PostgresStore(PostgresPlayers, Store):
+class PostgresStore(PostgresPlayers, PostgresAnalyses, Store):
     """The store in a PostgreSQL database (``postgresql://user:pass@host:port/db``); a pool
     of ``min_size`` to ``max_size`` connections per process. :meth:`start` connects and
     migrates."""

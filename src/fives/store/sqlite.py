@@ -22,6 +22,7 @@ from typing import Any
 from fives.store.base import DamagedRow, StaleOwner, Store, StoredAction, StoredTable, StoreError
 from fives.store.migrations import SCHEMA_TABLE, migrations
 from fives.store.rows import TABLE_COLUMNS, rounds_of, table_of
+from fives.store.sqlite_analyses import SqliteAnalyses
 from fives.store.sqlite_players import SqlitePlayers
 
 __all__ = ["SqliteStore", "open_sqlite"]
@@ -30,7 +31,7 @@ _Statement = tuple[str, tuple[Any, ...]]
 
 log = logging.getLogger("fives.store")
 
-class SqliteStore(SqlitePlayers, Store):
+class SqliteStore(SqlitePlayers, SqliteAnalyses, Store):
     """The store in one SQLite file. ``exclusive`` (the default): this store is the file's
     only owner while it is open; another one, in this process or another, is refused at once
     (two servers on one file would fork the tables silently). ``exclusive=False`` is for

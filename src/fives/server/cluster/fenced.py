@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fives.server.metrics import STALE_WRITES
+from fives.store.analyses import StoredAnalysis
 from fives.store.base import StaleOwner, Store, StoredAction, StoredTable
 from fives.store.players import PlayerMatch, Rate, StoredPlayer, StoredRating
 
@@ -145,3 +146,26 @@ class FencedStore(Store):
 
     async def new_bot_token(self, bot_id: str, owner_id: str, token_hash: str) -> bool:
         return await self.inner.new_bot_token(bot_id, owner_id, token_hash)
+
+    # -- analyses: claimed under their own lease in the store, so not fenced --
+
+    async def request_analysis(self, table_id: str, seat: int, requester: str,
+                               now: float) -> StoredAnalysis:
+        return await self.inner.request_analysis(table_id, seat, requester, now)
+
+    async def analysis(self, table_id: str, seat: int) -> StoredAnalysis | None:
+        return await self.inner.analysis(table_id, seat)
+
+    async def analyses_pending(self, requester: str) -> list[StoredAnalysis]:
+        return await self.inner.analyses_pending(requester)
+
+    async def queued_before(self, requested: float) -> int:
+        return await self.inner.queued_before(requested)
+
+    async def claim_analysis(self, owner: str, now: float,
+                             lease: float) -> StoredAnalysis | None:
+        return await self.inner.claim_analysis(owner, now, lease)
+
+    async def finish_analysis(self, table_id: str, seat: int, owner: str,
+                              result: dict[str, Any] | None, now: float) -> bool:
+        return await self.inner.finish_analysis(table_id, seat, owner, result, now)

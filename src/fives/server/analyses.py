@@ -1,0 +1,153 @@
+"""Analyses of finished matches on the site (issue 28): asked for over HTTP, queued in the store,
+computed once by whichever process claims them, kept.
+
+Where they run: a pool of their own (``analysis_workers`` processes, one by default), each
+process at a lower scheduling priority (``nice`` 10), so an analysis never takes a core from a
+table's bots; with 0 workers they run in a thread (tests). The queue is in the store, so it
+survives a restart, and a claim is a lease in the store: in a cluster any process may compute
+an analysis, one at a time, and a process that dies mid-way hands it on when its lease lapses.
+
+Fair: one analysis at a time per requester (an identity, or an address without one): asking
+for another while one waits is refused with its place, and the whole queue is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import socket
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from fives.analysis import analyse, document
+from fives.bots import BotName
+from fives.core.record import Record
+from fives.store.analyses import StoredAnalysis
+from fives.store.base import Store, StoreError
+
+__all__ = ["Analyst", "compute"]
+
+log = logging.getLogger("fives.server")
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def compute(record_data: dict[str, Any], seat: int, bot_name: str) -> dict[str, Any]:
+    """The analysis document of ``seat`` (from 0) in a finished match's record, by
+    ``bot_name`` (counts, not a clock: the same match always gets the same analysis)."""
+    record = Record.from_data(record_data)
+    bot = BotName.parse(bot_name).make(move_time=0.0)
+    try:
+        decisions = analyse(record, bot, seats=[seat], top=3)
+    finally:
+        bot.close()
+    return {**document(record, bot_name, decisions, [seat]), "seat": seat + 1}
+
+
+class Analyst:
+    """The analyses of one server process: the requests it takes, the work it claims."""
+
+    def __init__(self, store: Store, *, workers: int, bot: str, lease: float,
+                 max_waiting: int, poll: float = 1.0) -> None:
+        self.store = store
+        self.workers = workers
+        self.bot = bot
+        self.lease = lease
+        self.max_waiting = max_waiting
+        self.poll = poll
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self._pool: Executor | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.computed = 0  # analyses this process computed
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._work())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def request(self, table_id: str, seat: int, requester: str) -> StoredAnalysis:
+        """The analysis asked for (a new one queued); :class:`Busy` if the requester already
+        waits for another, :class:`Full` if the queue is full."""
+        found = await self.store.analysis(table_id, seat)
+        if found is None:
+            pending = await self.store.analyses_pending(requester)
+            if pending:
+                raise Busy(pending[0])
+            if await self.store.queued_before(time.time() + 1) >= self.max_waiting:
+                raise Full()
+            found = await self.store.request_analysis(table_id, seat, requester, time.time())
+            self._wake.set()
+        return found
+
+    async def _work(self) -> None:
+        while True:
+            try:
+                job = await self.store.claim_analysis(self.owner, time.time(), self.lease)
+            except StoreError as exc:
+                log.warning("analyses: cannot claim now: %s", exc)
+                job = None
+            if job is None:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.poll)
+                continue
+            await self._compute(job)
+
+    async def _compute(self, job: StoredAnalysis) -> None:
+        result: dict[str, Any] | None = None
+        started = time.monotonic()
+        try:
+            stored = await self.store.load(job.table_id)
+            if stored is None or stored.record is None:
+                raise ValueError("no finished record")
+            loop = asyncio.get_running_loop()
+            if self.workers <= 0:
+                result = await asyncio.to_thread(compute, stored.record, job.seat, self.bot)
+            else:
+                result = await loop.run_in_executor(self._executor(), compute, stored.record,
+                                                    job.seat, self.bot)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a record that cannot be analysed: failed, not retried
+            log.warning("analysis of %s seat %d failed: %s", job.table_id, job.seat, exc)
+        else:
+            result["seconds"] = round(time.monotonic() - started, 2)
+        try:
+            if await self.store.finish_analysis(job.table_id, job.seat, self.owner, result,
+                                                time.time()):
+                self.computed += result is not None
+        except StoreError as exc:
+            log.warning("analysis of %s seat %d not stored: %s", job.table_id, job.seat, exc)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority)
+        return self._pool
+
+
+class Busy(Exception):
+    """The requester already waits for an analysis."""
+
+    def __init__(self, waiting: StoredAnalysis) -> None:
+        super().__init__(waiting.table_id)
+        self.waiting = waiting
+
+
+class Full(Exception):
+    """The queue of analyses is full."""
