@@ -4,6 +4,7 @@ import { el, api, gameName, inviteQuery } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { summaryElement, playSentence } from "./summary.js";
+import { setupAnalysis, analysisAt } from "./analysisview.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -72,6 +73,7 @@ function render() {
     }
   } else sum.hidden = true;
   $("play").textContent = timer ? t("web.replay.pause") : t("web.replay.play");
+  analysisAt(round, step);
 }
 
 function go(r, s) {
@@ -135,6 +137,7 @@ async function main() {
   });
   window.addEventListener("resize", render);
   render();
+  setupAnalysis({ matchId, access, data, seatLabel, go, onChange: render });
 }
 
 main();

@@ -898,6 +898,12 @@ function renderResult(result) {
   $("result-body").replaceChildren(body);
   $("download-btn").href = `/api/matches/${encodeURIComponent(tableId)}/record${inviteQuery(invite)}`;
   $("replay-btn").href = `/replay/${encodeURIComponent(tableId)}${inviteQuery(invite)}`;
+  const analyse = $("analyse-btn");
+  analyse.hidden = mySeat == null;
+  if (mySeat != null) {
+    const q = inviteQuery(invite);
+    analyse.href = `/replay/${encodeURIComponent(tableId)}${q}${q ? "&" : "?"}analyse=${mySeat + 1}#analysis`;
+  }
   const rematch = $("rematch-btn");
   rematch.hidden = mySeat == null;
   rematch.textContent = info.rematch ? t("web.result.join_rematch") : t("web.result.rematch");
