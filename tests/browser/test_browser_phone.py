@@ -69,6 +69,8 @@ MEASURE = """() => {
     seats: all('#seats .seat-card'), counts: all('#seats .seat-count'),
     scores: all('#seats .seat-score'), clock: one('#you-clock'),
     ghosts: all('#board .ghost'), endButtons: all('#you-actions .end-btn'),
+    clipped: ['#game-title', '#game-target'].filter((id) => {
+      const el = document.querySelector(id); return el && el.scrollWidth > el.clientWidth + 1; }),
     buttons: [...document.querySelectorAll('button, [role=button], a.btn')]
       .filter((el) => el.offsetParent !== null && !el.closest('dialog:not([open])')
                       && !el.closest('#hand') && !el.closest('#board'))
@@ -108,6 +110,8 @@ def check_size(m: dict[str, Any], tiles: int, phone_portrait: bool) -> list[str]
                 bad.append(f"a seat's {name} outside the viewport: {b}")
     if phone_portrait and m["hand"]["b"] < vh - 16:
         bad.append(f"the hand is not at the bottom edge: {m['hand']['b']} of {vh}")
+    if m["clipped"]:  # the header says the game and its target whole (issue 40)
+        bad.append(f"the header cuts off {m['clipped']}")
     for b in m["buttons"]:  # every control a finger presses: 44 px each way (issue 40)
         if b["w"] < 44 - 0.5 or b["h"] < 44 - 0.5:
             bad.append(f"button {b['id']!r} smaller than 44x44: {b['w']:.0f}x{b['h']:.0f}")

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import random
 import socket
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -26,10 +27,11 @@ from typing import Any
 from fives.analysis import analyse, document
 from fives.bots import BotName
 from fives.core.record import Record
+from fives.core.view import View
 from fives.store.analyses import StoredAnalysis
 from fives.store.base import Store, StoreError
 
-__all__ = ["Analyst", "compute"]
+__all__ = ["Analyst", "compute", "hint_of"]
 
 log = logging.getLogger("fives.server")
 
@@ -49,6 +51,20 @@ def compute(record_data: dict[str, Any], seat: int, bot_name: str) -> dict[str, 
     finally:
         bot.close()
     return {**document(record, bot_name, decisions, [seat]), "seat": seat + 1}
+
+
+def hint_of(view: View, bot_name: str) -> dict[str, Any]:
+    """The bot's best action for ``view`` and its value, with the best few (same order)."""
+    bot = BotName.parse(bot_name).make(move_time=0.0)
+    try:
+        raw = bot.values(view, random.Random(0))
+    finally:
+        bot.close()
+    ranked = sorted(((str(a), float(v)) for a, v in raw.items()), key=lambda kv: -kv[1])
+    if not ranked:  # a bot that values nothing: its own choice
+        return {"action": str(view.legal[0]), "value": None, "values": {}}
+    return {"action": ranked[0][0], "value": round(ranked[0][1], 2),
+            "values": {a: round(v, 2) for a, v in ranked[:4]}}
 
 
 class Analyst:
@@ -92,6 +108,13 @@ class Analyst:
             found = await self.store.request_analysis(table_id, seat, requester, time.time())
             self._wake.set()
         return found
+
+    async def hint(self, view: View) -> dict[str, Any]:
+        """A hint for ``view``, computed where analyses are (never on the event loop)."""
+        if self.workers <= 0:
+            return await asyncio.to_thread(hint_of, view, self.bot)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), hint_of, view, self.bot)
 
     async def _work(self) -> None:
         while True:

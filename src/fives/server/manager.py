@@ -94,7 +94,8 @@ class TableManager:
         #: the bots online: this process's alone, or a cluster's shared registry
         self.outside = outside if outside is not None else OnlineBots(settings.bot_move_time)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
-                                      self.create_rematch, self.match_over, self.outside)
+                                      self.create_rematch, self.match_over, self.outside,
+                                      self.analyst.hint)
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[Table | str | None]] = {}  # restores under way
 

@@ -44,6 +44,8 @@ SHAPES: dict[str, dict[str, tuple[type, bool, int]]] = {
     "lang": {"lang": (str, True, 8)},
     "ping": {},
     "phrase": {"key": (str, True, 20)},
+    "hint": {"n": (int, True, 0)},
+    "hints": {"on": (int, True, 0)},
 }
 
 

@@ -33,6 +33,7 @@ class Seat:
     addr: str | None = None  # the address that took the seat (seat caps; never sent out)
     player: str | None = None  # the identity of the person holding it (fives.server.identity)
     browser: str | None = None  # the hash of their browser's cookie (never sent out)
+    hints: bool = False  # its holder lets every person here ask for hints (issue 28)
     conns: set[Conn] = field(default_factory=set)
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # a bot plays for the absent player
@@ -57,6 +58,7 @@ class Seat:
     def release(self) -> None:
         """Free the seat for someone else (its holder was gone too long)."""
         self.name = self.token_hash = self.addr = self.player = self.browser = None
+        self.hints = False
         self.left_at = None
         self.timeouts = 0
         self.away = False
@@ -69,14 +71,15 @@ class Seat:
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "level": self.level, "name": self.name,
                 "token": self.token_hash, "addr": self.addr, "player": self.player,
-                "browser": self.browser}
+                "browser": self.browser, "hints": self.hints}
 
     @staticmethod
     def from_json(data: Any) -> Seat:
         if not isinstance(data, dict) or data.get("kind") not in ("human", "bot"):
             raise ValueError(f"a seat is an object with a kind, not {data!r}")
         return Seat(data["kind"], data.get("level"), data.get("name"), data.get("token"),
-                    data.get("addr"), data.get("player"), data.get("browser"))
+                    data.get("addr"), data.get("player"), data.get("browser"),
+                    bool(data.get("hints")))
 
 
 def hash_token(token: str) -> str:
@@ -113,6 +116,16 @@ class TableMeta:
         digest = hash_token(token)
         return next((i for i, seat in enumerate(self.seats)
                      if seat.token_hash and hmac.compare_digest(seat.token_hash, digest)), None)
+
+    @property
+    def hints_open(self) -> bool:
+        """Whether a seated person may ask for a hint: never in a rated match; in a casual
+        one where they are the only person (the others bots), or where every person seated
+        has turned hints on (friends who agree to it)."""
+        if self.rated:
+            return False
+        people = [s for s in self.seats if s.held_by_person]
+        return len(people) <= 1 or all(s.hints for s in people)
 
     @property
     def bot_only(self) -> bool:

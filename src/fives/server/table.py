@@ -28,7 +28,7 @@ from fives.bots.host import Seeds, deal_round
 from fives.core.record import Record, RecordRound, record_of, replay_state
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, Action, NotationError, Tile
-from fives.core.view import public_view, view_of
+from fives.core.view import View, public_view, view_of
 from fives.server.bots import BotRunner
 from fives.server.conn import Conn, dumps
 from fives.server.driver import Driver
@@ -109,6 +109,8 @@ class TableServices:
     match_over: Callable[[Table], Coroutine[Any, Any, None]] | None = None
     #: the bots online (this process's, or the cluster's)
     outside: OnlineBots | None = None
+    #: a hint for a view: the best action and the values (``Analyst.hint``)
+    hint: Callable[[View], Awaitable[dict[str, Any]]] | None = None
 
 
 class Table:
@@ -154,6 +156,7 @@ class Table:
         self.fence: int | None = None
         self._recording: asyncio.Task[None] | None = None
         self._phrased: dict[int, float] = {}  # when each seat last said a quick phrase
+        self._hinted: set[tuple[int, int]] = set()  # (seat, n): hints given, one a turn
         self._telling: set[asyncio.Task[None]] = set()  # start/end lines on their way
 
     # -- creation and restore ----------------------------------------------------------------
@@ -271,6 +274,7 @@ class Table:
             "private": meta.private,
             "rated": meta.rated,
             "casual": meta.casual,
+            "hints": meta.hints_open,
             "host": meta.host,
             "seats": [
                 {
@@ -282,6 +286,7 @@ class Table:
                     "connected": bool(s.conns),
                     "away": s.away,
                     "timeouts": s.timeouts,
+                    "hints": s.hints,
                     "side": cfg.side_of(i),
                 }
                 for i, s in enumerate(meta.seats)
@@ -436,6 +441,9 @@ class Table:
         if kind == "phrase":
             self._phrase(conn, msg["key"])
             return
+        if kind == "hint":  # computed outside the lock: the table plays on meanwhile
+            await self._hint(conn, msg["n"])
+            return
         async with self.lock:
             if kind == "join":
                 await self._join(conn, msg["seat"], msg["name"], msg.get("rated") == 1)
@@ -449,6 +457,8 @@ class Table:
                 self._back(conn)
             elif kind == "rematch":
                 await self._rematch(conn)
+            elif kind == "hints":
+                await self._hints(conn, bool(msg["on"]))
             elif kind == "hello":
                 raise ClientError("already_greeted")
 
@@ -564,6 +574,38 @@ class Table:
         await self.apply(seat, int(action), "player")
         if received:
             LATENCY.observe(max(0.0, time.time() - received))
+
+    async def _hint(self, conn: Conn, n: int) -> None:
+        """The best action for the asking seat at its turn, and its value, to it alone: once a
+        turn, where hints are open (:attr:`TableMeta.hints_open`)."""
+        seat = conn.seat
+        if seat is None:
+            raise ClientError("not_seated")
+        if self.status == "waiting" or self.state.over:
+            raise ClientError("not_started" if self.status == "waiting" else "match_over")
+        if not self.meta.hints_open:
+            raise ClientError("hints_rated" if self.meta.rated else "hints_off")
+        if n != self.n:
+            raise ClientError("stale", {"n": n, "now": self.n})
+        if self.state.turn != seat:
+            raise ClientError("not_your_turn")
+        if (seat, n) in self._hinted:
+            raise ClientError("hint_given")
+        if self.services.hint is None:
+            raise ClientError("hints_off")
+        self._hinted.add((seat, n))
+        found = await self.services.hint(view_of(self.state, seat))
+        conn.send({"type": "hint", "n": n, **found})
+
+    async def _hints(self, conn: Conn, on: bool) -> None:
+        """A seated person lets the table ask for hints (or no longer)."""
+        if conn.seat is None:
+            raise ClientError("not_seated")
+        seat = self.meta.seats[conn.seat]
+        if seat.hints != on:
+            seat.hints = on
+            await self.save_meta()
+            self.broadcast()
 
     def _phrase(self, conn: Conn, key: str) -> None:
         """A seated player's quick phrase, to everyone at the table (each page translates it

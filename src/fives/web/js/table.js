@@ -26,6 +26,7 @@ let invite = new URLSearchParams(location.search).get("invite") || localStorage.
 let refused = false;
 let last = null; // the last state message
 let selected = null; // the selected tile ("a-b")
+let hint = null; // the hint of this turn: { n, action, value }, or { n, waiting: true }
 let retry = 400;
 let clockTimer = null;
 let clockEnd = null;
@@ -163,6 +164,7 @@ function onMessage(msg) {
       if (msg.code === "private_table") { refused = true; showRefused(msg.message); return; }
       sentN = -1;
       pending = null;
+      if (hint && hint.waiting) { hint = null; render(); }
       if (msg.code !== "stale") toast(msg.message, "error");
       break;
     case "rematch":
@@ -170,6 +172,9 @@ function onMessage(msg) {
       break;
     case "phrase":
       heardPhrase(msg);
+      break;
+    case "hint":
+      heardHint(msg);
       break;
     default:
       break;
@@ -239,6 +244,7 @@ function myChoice() {
 function render() {
   if (!last) return;
   const info = last.info;
+  renderHintsToggle();
   $("game-title").textContent = gameName(info.game);
   // a match asked for rated and played casual says so, and why, from its first moment
   $("game-target").textContent = t("web.table.to_target", { n: info.target })
@@ -564,6 +570,7 @@ function renderStatus() {
       else text = t(`web.status.choose_end${how}`, { tile: selected, ends: options.map(endName).join(", ") });
     } else if (view.layout.tiles.length === 0) text = t("web.status.lead");
     else text = t("web.status.your_turn");
+    if (hint && hint.n === last.n) text = hintSentence(hint);
   } else if (view.turn != null) {
     text = t("web.status.waiting_for", { name: seatName(info.seats[view.turn], view.turn) });
   }
@@ -586,6 +593,10 @@ function renderActions() {
       onclick: () => playOption(selected, option) }, text));
   }
   const { info, summary, result } = last;
+  if (canAskHint()) {
+    out.push(el("button", { type: "button", id: "hint-btn", class: "secondary", "aria-label": t("web.table.hint_aria"),
+      title: t("web.table.hint_aria"), disabled: Boolean(hint && hint.n === last.n), onclick: askHint }, t("web.table.hint")));
+  }
   if (result && !$("result-dialog").open) {
     out.push(el("button", { type: "button", id: "show-result", onclick: () => { resultDismissed = false; renderDialogs(); } }, t("web.result.show")));
   } else if (summary && !result) {
@@ -602,6 +613,49 @@ function renderActions() {
     out.push(el("button", { type: "button", id: "back-btn", class: "attention", onclick: () => send({ type: "back" }) }, t("web.table.back")));
   }
   box.replaceChildren(...out);
+}
+
+// -- hints (issue 28): the bot's best play for this turn, where the table allows them -------
+
+function canAskHint() {
+  const { info, view } = last;
+  return Boolean(info.hints && view && isMyTurn() && sentN !== last.n && !last.summary && !last.result
+    && view.legal.length > 1);
+}
+
+function askHint() {
+  if (!canAskHint() || (hint && hint.n === last.n)) return;
+  hint = { n: last.n, waiting: true };
+  send({ type: "hint", n: last.n });
+  render();
+}
+
+function heardHint(msg) {
+  if (!last || msg.n !== last.n) return; // a hint of a turn gone by
+  hint = { n: msg.n, action: msg.action, value: msg.value };
+  const tile = msg.action.split("@")[0];
+  if (last.view && last.view.hand.includes(tile)) selected = tile; // its ends lit, ready to play
+  render();
+}
+
+function hintSentence(h) {
+  if (h.waiting) return t("web.table.hint_wait");
+  const [tile, end] = h.action.split("@");
+  const value = h.value == null ? "–" : `${h.value > 0 ? "+" : ""}${h.value.toFixed(1)}`;
+  if (!end) return t("web.table.hint_lead", { tile, value });
+  return t("web.table.hint_said", { tile, end: endName(end), value });
+}
+
+// At a table of several people, hints need every one of them to agree.
+function renderHintsToggle() {
+  const box = $("hints-toggle");
+  if (!box || !last) return;
+  const people = last.info.seats.filter((s) => s.kind === "human" && s.claimed);
+  const show = mySeat != null && !last.info.rated && people.length > 1;
+  box.hidden = !show;
+  if (!show) return;
+  $("hints-allow").checked = Boolean(last.info.seats[mySeat] && last.info.seats[mySeat].hints);
+  $("hints-count").textContent = t("web.table.hints_waiting", { n: people.filter((s) => s.hints).length, total: people.length });
 }
 
 function nextRound() {
@@ -992,6 +1046,7 @@ function onKey(e) {
     return;
   }
   if (key === "Escape" && selected) { selected = null; render(); }
+  if ((key === "h" || key === "H") && canAskHint()) { e.preventDefault(); askHint(); }
 }
 
 async function main() {
@@ -1005,6 +1060,7 @@ async function main() {
   });
   wire();
   useIdentityName();
+  $("hints-allow").addEventListener("change", (e) => send({ type: "hints", on: e.target.checked ? 1 : 0 }));
   $("phrase-mute").addEventListener("change", () => {
     if ($("phrase-mute").checked) localStorage.setItem(muteKey(), "1");
     else localStorage.removeItem(muteKey());
