@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -118,5 +119,33 @@ def test_hindi_rows_fit_the_terminal_and_panels_keep_their_column(
             time.sleep(1.5)
             screen = tmux.screen()
         assert seen == 6
+        # the log, its wrapped lines joined again, adds up as the engine added
+        log = _side_panel(screen, columns)
+        sums = _sums(log)
+        assert sums, "\n".join(screen)
+        assert not re.search(r"\+ [+=]|[+=] \+", log), log  # no number lost from a sum
+        assert all(sum(terms) == total for terms, total in sums), sums
     finally:
         tmux.close()
+
+
+def _side_panel(rows: list[str], columns: int) -> str:
+    """The side panel's text (after the separator), its rows joined with spaces."""
+    wcwidth = _libc_width()
+    parts = []
+    for row in rows[1:-1]:
+        col = 0
+        for i, ch in enumerate(row):
+            if ch == SEPARATOR and col > columns // 2:
+                parts.append(row[i + 1:].strip())
+                break
+            col += max(wcwidth(ord(ch)), 0)  # type: ignore[operator]
+    return " ".join(p for p in parts if p)
+
+
+def _sums(text: str) -> list[tuple[list[int], int]]:
+    """Every ``a + b + c = N`` in ``text`` (not the division step after it: ``15 ÷ 3 + ...``)."""
+    found = []
+    for m in re.finditer(r"(?<![÷\d] )(?<!\d)(\d+(?: \+ \d+)+) = (\d+)", text):
+        found.append(([int(x) for x in m.group(1).split(" + ")], int(m.group(2))))
+    return found
