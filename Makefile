@@ -23,7 +23,7 @@ PYTEST := $(BIN)/pytest -n $(JOBS)
 CHECK_TESTS := tests --ignore=tests/browser --ignore=tests/tui --ignore=tests/cluster \
                --ignore=tests/test_compiled.py -m "not slow"
 
-.PHONY: venv run lint check test services chromium playthroughs bench bench-peers clean
+.PHONY: venv run lint check test services chromium playthroughs bench bench-peers mutate clean
 
 venv: $(NATIVE)
 
@@ -93,6 +93,12 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 	    chromium fonts-liberation fonts-dejavu-core fonts-noto-core >/dev/null; \
 	fi
+
+# A mutation run bounded to one module and its guarding tests (tools/mutate.py), in
+# build/mutate/<module>/: make mutate MODULE=src/fives/core/outcome.py [TESTS="..."] [MINUTES=60]
+mutate: venv
+	@test -n "$(MODULE)" || { echo "usage: make mutate MODULE=src/fives/core/NAME.py"; exit 2; }
+	$(BIN)/python tools/mutate.py $(MODULE) $(TESTS)
 
 # OpenSpiel's playthroughs of the bridge, written again (tests/bridges/playthroughs): after a
 # change meant to alter the bridge's behaviour; read the diff before committing it.

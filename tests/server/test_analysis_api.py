@@ -122,3 +122,17 @@ def test_a_queued_analysis_survives_a_restart(tmp_path: Path) -> None:
     with running_server(fast_settings(db)) as base:
         r = poll(f"{base}/api/matches/{table}/analysis?seat=1")
         assert r.status_code == 200 and r.json()["decisions"]
+
+
+@pytest.mark.parametrize(("bot", "word"), [("nobody", "nobody"), ("cmd:./x", "cmd:./x")])
+def test_a_bad_analysis_bot_is_one_line_and_touches_no_database(tmp_path: Path, bot: str,
+                                                                 word: str) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "never.sqlite3"
+    proc = subprocess.run([sys.executable, "-m", "fives.cli.main", "serve", "--port", "0",
+                           "--db", str(db), "--analysis-bot", bot],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2 and word in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not db.exists()

@@ -163,15 +163,15 @@ def run(args: argparse.Namespace) -> int:
     if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise refuse("cli.serve.err.redis_url", value=args.redis)
     try:
-        upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
-    except StoreError as exc:
-        raise UsageError(keyed_text("store", exc, lang), lang) from None
-    try:
         analysis_bot = BotName.parse(args.analysis_bot)
     except BotError as exc:
         raise UsageError(keyed_text("bot", exc, lang), lang) from None
     if analysis_bot.outside:  # analyses run our own bots in the server's pool
         raise UsageError(t("cli.serve.analysis_outside", lang, name=args.analysis_bot), lang)
+    try:
+        upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
+    except StoreError as exc:
+        raise UsageError(keyed_text("store", exc, lang), lang) from None
     fd_budget(raise_soft=True)  # as many connections as the system allows this process
     settings = Settings(
         db=args.db,
