@@ -107,3 +107,25 @@ def test_a_view_holds_no_hand_left_and_past_rounds_only_as_everyone_saw_them(gam
         assert all(item.tile is None for item in past.history)
         assert not hasattr(past, "hands") and not hasattr(past, "stock")
     assert not any(hasattr(view, name) for name in ("finished", "stock_order", "hands", "dealt"))
+
+
+def test_a_drawn_double_blank_is_shown_to_its_drawer_alone() -> None:
+    """The 0-0 is tile 0: a draw of it is shown to the seat that drew it, as any other draw
+    is, and to nobody else (a test of the first tile, which a ``> 0`` would miss)."""
+    from fives.core.tiles import ALL_TILES, Action, Tile
+
+    def tiles(text: str) -> list[Tile]:
+        return [Tile.parse(t) for t in text.split()]
+
+    mine = tiles("6-6 0-6 3-6 4-6 5-6 3-4 3-5 4-5 4-4")
+    theirs = tiles("1-1 1-2 1-3 1-4 1-5 2-2 2-3 2-4 2-5")
+    used = {str(t) for t in mine + theirs}
+    stock = [Tile.parse("0-0")] + [t for t in ALL_TILES if str(t) not in used | {"0-0"}]
+    state = State(Config.make("all-fives", 2))
+    state.start_round([mine, theirs], stock, 0)
+    state.play(Action.parse("6-6"))
+    state.play(Action.parse("draw"))  # seat 1 holds no 6: it draws the 0-0
+    drawer = view_of(state, 1).history[-1]
+    other = view_of(state, 0).history[-1]
+    assert drawer.action.kind == "draw" and str(drawer.tile) == "0-0"
+    assert other.action.kind == "draw" and other.tile is None

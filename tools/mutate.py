@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GUARDS: dict[str, list[str]] = {
     "src/fives/core/outcome.py": ["tests/test_outcome_json.py", "tests/test_rules.py"],
     "src/fives/core/history.py": ["tests/test_view.py", "tests/test_rules.py"],
-    "src/fives/core/errors.py": ["tests/test_rejections.py", "tests/test_rules.py"],
+    "src/fives/core/errors.py": ["tests/test_input_errors.py", "tests/test_rejections.py"],
     "src/fives/core/render.py": ["tests/test_rules.py", "tests/test_cli.py"],
     "src/fives/core/pickling.py": ["tests/test_compiled.py", "tests/bots/test_ladder.py"],
     "src/fives/core/tiles.py": ["tests/test_rules.py", "tests/test_rejections.py"],
