@@ -17,6 +17,7 @@ from fives.cli import (
     bot_cmd,
     db_cmd,
     play_cmd,
+    puzzles_cmd,
     random_cmd,
     replay_cmd,
     serve_cmd,
@@ -34,7 +35,7 @@ from fives.compiled import build
 from fives.i18n import default_language, t
 
 COMMANDS = [bench_cmd, replay_cmd, random_cmd, bot_cmd, tournament_cmd, analyse_cmd, serve_cmd,
-            db_cmd, play_cmd, train_cmd]
+            db_cmd, play_cmd, train_cmd, puzzles_cmd]
 
 
 class _Parser(argparse.ArgumentParser):

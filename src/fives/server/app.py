@@ -42,6 +42,7 @@ from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
 from fives.server.pairing import PairingQueue
 from fives.server.pairing_api import bot_mus, pairing_routes
 from fives.server.player_api import browser_of, player_routes
+from fives.server.puzzle_api import puzzle_routes
 from fives.server.ratelimit import AddressBuckets, SiteLimits
 from fives.server.replay import replay_frames
 from fives.server.serving import parser_name, running_loop_name
@@ -546,11 +547,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/leaderboard/{game}", _page("leaderboard.html")),
         Route("/watch", _page("watch.html")),
+        Route("/puzzles", _page("puzzles.html")),
         *bot_routes(manager, identities, limits.limit("bot_logins", settings.bot_login_rate,
                                                       settings.bot_login_burst)),
         *pairing_routes(lambda: manager().store, lambda: state["queue"],
                         limits.limit("queue", settings.pairing_rate, settings.pairing_burst)),
         *player_routes(lambda: manager().store, identities, lambda: manager().lobby()),
+        *puzzle_routes(),
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
         Route("/healthz", healthz),
