@@ -51,11 +51,18 @@ class Tmux:
 
     def __init__(self, tmp: Path, columns: int, rows: int, command: list[str]) -> None:
         self.base = ["tmux", "-u", "-S", str(tmp / "tmux.sock")]
-        env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+        # COLUMNS and LINES (set by other tests' harness) would override the window's size
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        env.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
         self.env = env
-        shell = " ".join(f"'{part}'" for part in command) + "; sleep 60"
+        # a shell first, the window sized, then the game: a program started with the session
+        # may read the size before the window has it (seen under load: an 80-column screen)
         subprocess.run([*self.base, "-f", "/dev/null", "new-session", "-d", "-x", str(columns),
-                        "-y", str(rows), shell], check=True, env=env)
+                        "-y", str(rows), "sh"], check=True, env=env)
+        subprocess.run([*self.base, "resize-window", "-x", str(columns), "-y", str(rows)],
+                       check=True, env=env)
+        line = " ".join(f"'{part}'" for part in command) + "; sleep 60"
+        subprocess.run([*self.base, "send-keys", f"exec {line}", "Enter"], check=True, env=env)
 
     def screen(self) -> list[str]:
         out = subprocess.run([*self.base, "capture-pane", "-p"], check=True, env=self.env,
