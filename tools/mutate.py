@@ -34,7 +34,7 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/core/outcome.py": ["tests/test_outcome_json.py", "tests/test_rules.py"],
     "src/fives/core/history.py": ["tests/test_view.py", "tests/test_rules.py"],
     "src/fives/core/errors.py": ["tests/test_input_errors.py", "tests/test_rejections.py"],
-    "src/fives/core/render.py": ["tests/bridges/test_pettingzoo_bridge.py"],
+    "src/fives/core/render.py": ["tests/test_render.py", "tests/bridges/test_pettingzoo_bridge.py"],
     "src/fives/core/pickling.py": ["tests/test_lookahead.py", "tests/test_config_header.py"],
     "src/fives/core/tiles.py": ["tests/test_rules.py", "tests/test_rejections.py"],
     "src/fives/core/view.py": ["tests/test_view.py"],
