@@ -26,9 +26,8 @@ from typing import Any
 from fives.bots.search import halving_values
 from fives.bots.transpose import action_classes
 from fives.core.games import Config
-from fives.core.state import State
 from fives.core.tiles import Action
-from fives.core.view import View, view_of
+from fives.core.view import View
 
 __all__ = ["PUZZLE_FILE", "Puzzle", "daily", "load", "make_puzzles", "puzzle_by_id",
            "puzzles_of"]
@@ -98,43 +97,25 @@ def judge(view: View, seed: int) -> tuple[list[str], dict[str, float], float] | 
 
 
 def puzzles_of(game: str, players: int, teams: bool, seed: int, matches: int,
-               bots: Sequence[str] = ("hard", "medium"), per_match: int = 4,
-               progress: Callable[[int], None] | None = None) -> Iterator[Puzzle]:
+               bots: Sequence[str] = ("hard", "medium"),
+               per_match: int = 4) -> Iterator[Puzzle]:
     """The puzzles found in ``matches`` matches the ``bots`` play (seats rotating), at most
     ``per_match`` from one match (so one match never fills a set)."""
-    from fives.bots.host import Seeds, deal_round
-    from fives.bots.registry import make_bot
+    from fives.bots.training import self_play
 
-    for m in range(matches):
-        config = Config.make(game, players, teams=teams if players == 4 else None)
-        seated = [make_bot(bots[(i + m) % len(bots)]) for i in range(players)]
-        state = State(config)
-        seeds = Seeds(seed * 10007 + m)
-        rng = random.Random(seed * 10007 + m)
-        rounds = 0
-        taken = 0
-        while not state.over and rounds < 30:
-            if state.needs_deal():
-                deal_round(state, seeds)
-                rounds += 1
-                continue
-            seat = state.turn
-            view = view_of(state, seat)
-            if len(view.legal) >= 3 and taken < per_match:
-                n = len(state.log)
-                judged = judge(view, seed * 100003 + m * 101 + n)
-                if judged is not None:
-                    taken += 1
-                    answer, values, margin = judged
-                    yield Puzzle(f"{game[:2]}{players}-{seed}-{m}-{rounds}-{n}", game, players,
-                                 config.teams, view.to_json(), answer, values, margin,
-                                 {"seed": seed, "match": m, "round": rounds, "action": n + 1})
-            action = seated[seat].choose(view, rng) if len(view.legal) > 1 else view.legal[0]
-            state.play(action)
-        if progress is not None:
-            progress(m + 1)
-        for bot in seated:
-            bot.close()
+    config = Config.make(game, players, teams=teams if players == 4 else None)
+    taken: dict[int, int] = {}
+    for d in self_play(config, bots, matches, lambda m: seed * 10007 + m, 30):
+        m, view = d.match, d.view
+        if len(view.legal) >= 3 and taken.get(m, 0) < per_match:
+            n = len(d.state.log)
+            judged = judge(view, seed * 100003 + m * 101 + n)
+            if judged is not None:
+                taken[m] = taken.get(m, 0) + 1
+                answer, values, margin = judged
+                yield Puzzle(f"{game[:2]}{players}-{seed}-{m}-{d.round}-{n}", game, players,
+                             config.teams, view.to_json(), answer, values, margin,
+                             {"seed": seed, "match": m, "round": d.round, "action": n + 1})
 
 
 def _source(args: tuple[int, int, int]) -> list[Puzzle]:

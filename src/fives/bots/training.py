@@ -4,7 +4,7 @@ downloaded, and the same seed, matches and bots give the same result."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,9 +13,10 @@ from fives.bots.playmodel import fit_beta, mean_log_likelihood
 from fives.bots.registry import make_bot
 from fives.core.games import GAMES, Config
 from fives.core.state import State
-from fives.core.view import view_of
+from fives.core.tiles import Action
+from fives.core.view import View, view_of
 
-__all__ = ["FittedGame", "plays_of", "train"]
+__all__ = ["Decision", "FittedGame", "plays_of", "self_play", "train"]
 
 
 @dataclass(frozen=True)
@@ -27,36 +28,52 @@ class FittedGame:
     uniform_log_likelihood: float  # per play, every legal play alike (beta 0)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One turn of a match the engine plays itself: the state and the mover's view before the
+    action, and the action the bot chose (the only one, where there was no choice)."""
+
+    match: int
+    round: int  # rounds dealt so far in this match
+    state: State
+    view: View
+    action: Action
+
+
+def self_play(config: Config, bots: Sequence[str], matches: int,
+              match_seed: Callable[[int], int], max_rounds: int) -> Iterator[Decision]:
+    """Every turn of ``matches`` matches the ``bots`` play (seats rotating from match to match),
+    each match dealt and played from ``match_seed(m)``, at most ``max_rounds`` rounds."""
+    for m in range(matches):
+        seated = [make_bot(bots[(i + m) % len(bots)]) for i in range(config.players)]
+        try:
+            state = State(config)
+            seeds = Seeds(match_seed(m))
+            rng = random.Random(match_seed(m))
+            rounds = 0
+            while not state.over and rounds < max_rounds:
+                if state.needs_deal():
+                    deal_round(state, seeds)
+                    rounds += 1
+                    continue
+                view = view_of(state, state.turn)
+                action = (seated[state.turn].choose(view, rng) if len(view.legal) > 1
+                          else view.legal[0])
+                yield Decision(m, rounds, state, view, action)
+                state.play(action)
+        finally:
+            for bot in seated:
+                bot.close()
+
+
 def plays_of(game: str, players: int, bots: Sequence[str], matches: int,
              seed: int) -> list[tuple[State, int]]:
     """The state before each play with a choice, and the play made, in ``matches`` whole
     matches the ``bots`` play (their seats rotating from match to match)."""
-    found: list[tuple[State, int]] = []
-    for m in range(matches):
-        config = Config.make(game, players)
-        seated = [make_bot(bots[(i + m) % len(bots)]) for i in range(players)]
-        state = State(config)
-        seeds = Seeds(seed * 1000 + m)
-        rng = random.Random(seed * 1000 + m)
-        rounds = 0
-        while not state.over and rounds < 50:
-            if state.needs_deal():
-                deal_round(state, seeds)
-                rounds += 1
-                continue
-            seat = state.turn
-            codes = state.legal_codes()
-            if len(codes) == 1:
-                state.apply_code(codes[0])
-                continue
-            action = seated[seat].choose(view_of(state, seat), rng)
-            if action.is_play:
-                found.append((state.copy(), int(action)))
-            state.play(action)
-        for bot in seated:
-            bot.close()
-    return found
-
+    return [(d.state.copy(), int(d.action))
+            for d in self_play(Config.make(game, players), bots, matches,
+                               lambda m: seed * 1000 + m, 50)
+            if len(d.view.legal) > 1 and d.action.is_play]
 
 
 def train(seed: int, matches: int, bots: Sequence[str],
