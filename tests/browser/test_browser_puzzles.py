@@ -48,6 +48,7 @@ def test_three_puzzles_solved_one_wrong_first(browser: Browser, live_server: str
             expect(page.locator("#puzzle-result .puzzle-wrong")).to_be_visible()
             expect(page.locator("#puzzle-retry")).to_be_visible()
             assert puzzle.answer[0] not in page.inner_text("#puzzle-result")
+            assert "null" not in page.inner_text("#puzzle-result")
             page.screenshot(path=str(shots / f"puzzle-wrong-{lang}-{size[0]}x{size[1]}.png"))
             page.click("#puzzle-retry")
         play(page, puzzle.answer[0])

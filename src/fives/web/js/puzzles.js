@@ -106,12 +106,14 @@ function showResult(revealed) {
   const items = Object.entries(a.values).sort((x, y) => y[1] - x[1]);
   const list = (a.correct || revealed) ? el("ol", { class: "analysis-values" }, items.map(([act, v]) => el("li", {
     class: a.answer.includes(act) ? "played" : "" }, `${playText(act)}: ${value(v)}`))) : null;
-  box.replaceChildren(head, list);
+  box.replaceChildren(...[head, list].filter(Boolean)); // no list until it is right or shown
   $("puzzle-retry").hidden = a.correct || revealed;
   $("puzzle-show").hidden = a.correct || revealed;
   $("puzzle-streak").textContent = t("web.puzzle.streak", { n: streak() });
   selected = a.correct ? null : selected;
   render();
+  // the verdict sits under the hand: brought into view, or a phone shows nothing happened
+  box.scrollIntoView({ block: "nearest" });
 }
 
 async function load(query) {
