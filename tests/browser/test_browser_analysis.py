@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,7 @@ from playwright.sync_api import Browser, expect
 
 from fives.i18n import catalogue
 
-from .conftest import my_choice, state
-from .test_browser_game import click_action, errors_of
+from .test_browser_game import errors_of, play_to_result
 from .test_browser_phone import context_for
 
 pytestmark = pytest.mark.timeout(240)
@@ -37,23 +35,7 @@ def test_a_played_match_is_analysed_with_its_marks_and_chart(
     page.select_option("#turn-time", "0")
     page.click("#create-btn")
     page.wait_for_url(re.compile(r"/t/"))
-    deadline = time.monotonic() + 150
-    while True:  # a careless player: any legal play
-        assert time.monotonic() < deadline, "the match did not end"
-        st = state(page)
-        if st and st["result"]:
-            break
-        if st and st["summary"] and st["you"] in st["info"]["waiting_for"]:
-            page.click("#summary-next")
-            page.wait_for_function("(r) => !window.fivesState().summary || "
-                                   "window.fivesState().summary.round !== r",
-                                   arg=st["summary"]["round"])
-            continue
-        legal = my_choice(st)
-        if legal:
-            click_action(page, st, rng.choice(legal))
-        else:
-            page.wait_for_timeout(40)
+    play_to_result(page, rng.choice, 150)  # a careless player: any legal play
     expect(page.locator("#result-dialog")).to_be_visible()
     expect(page.locator("#analyse-btn")).to_have_text(cat["web.result.analyse"])
     page.click("#analyse-btn")

@@ -100,6 +100,28 @@ def play_round(page: Page, shot: Path | None = None, keyboard_every: int = 0,
     raise AssertionError("the round did not end")
 
 
+def play_to_result(page: Page, policy: Any, seconds: float) -> None:
+    """Play this page's seat to the match's result by clicks (``policy`` picks among the
+    legal actions), saying "next round" after each round's summary."""
+    deadline = time.monotonic() + seconds
+    while True:
+        assert time.monotonic() < deadline, "the match did not end"
+        st = state(page)
+        if st and st["result"]:
+            return
+        if st and st["summary"] and st["you"] in st["info"]["waiting_for"]:
+            page.click("#summary-next")
+            page.wait_for_function("(r) => !window.fivesState().summary || "
+                                   "window.fivesState().summary.round !== r",
+                                   arg=st["summary"]["round"])
+            continue
+        legal = my_choice(st)
+        if legal:
+            click_action(page, st, policy(legal))
+        else:
+            page.wait_for_timeout(40)
+
+
 def errors_of(page: Page) -> list[str]:
     """Script errors, and anything the content security policy refused."""
     errors: list[str] = []
@@ -343,22 +365,7 @@ def test_a_whole_match_result_download_and_rematch(page: Page, live_server: str,
     page.click("#create-btn")
     page.wait_for_url(re.compile(r"/t/"))
     table = page.url.rsplit("/", 1)[1]
-    deadline = time.monotonic() + 120
-    while True:
-        assert time.monotonic() < deadline, "the match did not end"
-        st = state(page)
-        if st and st["result"]:
-            break
-        if st and st["summary"] and st["you"] in st["info"]["waiting_for"]:
-            page.click("#summary-next")
-            page.wait_for_function("(r) => !window.fivesState().summary || window.fivesState().summary.round !== r",
-                                   arg=st["summary"]["round"])
-            continue
-        legal = my_choice(st)
-        if legal:
-            click_action(page, st, human_policy(legal))
-        else:
-            page.wait_for_timeout(40)
+    play_to_result(page, human_policy, 120)
     dialog = page.locator("#result-dialog")
     expect(dialog).to_be_visible()
     assert "Final scores" in dialog.inner_text()
