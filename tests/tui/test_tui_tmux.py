@@ -69,6 +69,18 @@ class Tmux:
                              capture_output=True, text=True).stdout
         return out.rstrip("\n").split("\n")
 
+    def settled(self, timeout: float = 15.0) -> list[str]:
+        """The screen once two captures a moment apart agree: a capture taken while the game
+        is still drawing a frame holds half of one row and half of another (seen under load)."""
+        deadline = time.monotonic() + timeout
+        last = self.screen()
+        while True:
+            time.sleep(0.3)
+            rows = self.screen()
+            if rows == last or time.monotonic() > deadline:
+                return rows
+            last = rows
+
     def keys(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", *keys], check=True, env=self.env)
 
@@ -84,6 +96,14 @@ class Tmux:
         subprocess.run([*self.base, "kill-server"], env=self.env, capture_output=True)
 
 
+def _is_separator(row: str, i: int, col: int, columns: int) -> bool:
+    """Whether ``row[i]``, at column ``col``, is the side panel's separator: the bar in the
+    right half that is not a tile's middle (``[1│6]``: a chain that grows reaches that half)."""
+    if row[i] != SEPARATOR or col <= columns // 2:
+        return False
+    return not (0 < i < len(row) - 1 and row[i - 1].isdigit() and row[i + 1].isdigit())
+
+
 def _faults(rows: list[str], columns: int) -> list[str]:
     """Rows wider than the terminal, and the side panel's separator missing from a row between
     the title and the keys' line, or out of its one column."""
@@ -91,8 +111,8 @@ def _faults(rows: list[str], columns: int) -> list[str]:
     faults, seps = [], set()
     for n, row in enumerate(rows):
         col, found = 0, False
-        for ch in row:
-            if ch == SEPARATOR and col > columns // 2:
+        for i, ch in enumerate(row):
+            if _is_separator(row, i, col, columns):
                 seps.add(col)
                 found = True
             col += max(wcwidth(ord(ch)), 0)  # type: ignore[operator]
@@ -117,19 +137,21 @@ def test_hindi_rows_fit_the_terminal_and_panels_keep_their_column(
     try:
         screen = tmux.wait_for("q ")
         assert any("q " in row for row in screen), "\n".join(screen)
-        seen = 0
+        panel: list[str] = []
         for _ in range(6):  # play the chosen tile, turn after turn: the log grows
+            screen = tmux.settled()
+            if any("\u256d" in row for row in screen):
+                break  # the round's end is shown over the table: its rows are another test's
             faults = _faults(screen, columns)
             assert not faults, "\n".join(faults + screen)
-            seen += 1
+            panel = screen
             tmux.keys("Enter")
-            time.sleep(1.5)
-            screen = tmux.screen()
-        assert seen == 6
+            time.sleep(1.0)
+        assert panel, "\n".join(screen)
         # the log, its wrapped lines joined again, adds up as the engine added
-        log = _side_panel(screen, columns)
+        log = _side_panel(panel, columns)
         sums = _sums(log)
-        assert sums, "\n".join(screen)
+        assert sums, "\n".join(panel)
         assert not re.search(r"\+ [+=]|[+=] \+", log), log  # no number lost from a sum
         assert all(sum(terms) == total for terms, total in sums), sums
     finally:
@@ -143,7 +165,7 @@ def _side_panel(rows: list[str], columns: int) -> str:
     for row in rows[1:-1]:
         col = 0
         for i, ch in enumerate(row):
-            if ch == SEPARATOR and col > columns // 2:
+            if _is_separator(row, i, col, columns):
                 parts.append(row[i + 1:].strip())
                 break
             col += max(wcwidth(ord(ch)), 0)  # type: ignore[operator]
