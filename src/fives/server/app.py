@@ -553,7 +553,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         *pairing_routes(lambda: manager().store, lambda: state["queue"],
                         limits.limit("queue", settings.pairing_rate, settings.pairing_burst)),
         *player_routes(lambda: manager().store, identities, lambda: manager().lobby()),
-        *puzzle_routes(),
+        *puzzle_routes(lambda: manager().store),
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
         Route("/healthz", healthz),

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from fives.store.analyses import AnalysisStore
 from fives.store.players import PlayerStore
+from fives.store.puzzle_ratings import PuzzleStore
 
 __all__ = [
     "STORE_ERROR_TEXT", "DamagedRow", "How", "StaleOwner", "Store", "StoreError", "StoredAction", "StoredRound",
@@ -99,7 +100,7 @@ class StoredTable:
     fence: int = 0  # the fencing token of the table's current owner
 
 
-class Store(PlayerStore, AnalysisStore, ABC):
+class Store(PlayerStore, AnalysisStore, PuzzleStore, ABC):
     """Durable tables: each call returns once what it wrote is safe from a process crash.
 
     Writes for one table take ``fence`` (see the module's note); reads never do.

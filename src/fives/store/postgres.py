@@ -19,6 +19,7 @@ from fives.store.base import DamagedRow, StaleOwner, Store, StoredAction, Stored
 from fives.store.migrations import SCHEMA_TABLE, migrations
 from fives.store.postgres_analyses import PostgresAnalyses
 from fives.store.postgres_players import PostgresPlayers
+from fives.store.postgres_puzzles import PostgresPuzzles
 from fives.store.rows import TABLE_COLUMNS, rounds_of, table_of
 from fives.store.urls import where
 
@@ -48,7 +49,7 @@ SELECT count(*) FROM gone
 _COLUMNS = TABLE_COLUMNS.replace("meta", "meta::text").replace("record", "record::text")
 
 
-class PostgresStore(PostgresPlayers, PostgresAnalyses, Store):
+class PostgresStore(PostgresPlayers, PostgresAnalyses, PostgresPuzzles, Store):
     """The store in a PostgreSQL database (``postgresql://user:pass@host:port/db``); a pool
     of ``min_size`` to ``max_size`` connections per process. :meth:`start` connects and
     migrates."""

@@ -173,6 +173,9 @@ class PostgresPlayers(PlayerStore):
                 for table in ("player_matches", "ratings", "device_links", "player_secrets",
                               "bot_accounts"):
                     await db.execute(f"DELETE FROM {table} WHERE player_id = $1", gone)
+                await db.execute("DELETE FROM puzzle_tries WHERE player_id = $1", gone)
+                await db.execute("DELETE FROM puzzle_ratings WHERE kind = 'player' AND id = $1",
+                                 gone)
                 await db.execute("DELETE FROM players WHERE id = $1", gone)
             return changed
 

@@ -167,6 +167,8 @@ class SqlitePlayers(PlayerStore):
                 for table in ("player_matches", "ratings", "device_links", "player_secrets",
                               "bot_accounts"):
                     db.execute(f"DELETE FROM {table} WHERE player_id = ?", (gone,))
+                db.execute("DELETE FROM puzzle_tries WHERE player_id = ?", (gone,))
+                db.execute("DELETE FROM puzzle_ratings WHERE kind = 'player' AND id = ?", (gone,))
                 db.execute("DELETE FROM players WHERE id = ?", (gone,))
             return changed
 

@@ -12,6 +12,7 @@ from fives.server.metrics import STALE_WRITES
 from fives.store.analyses import StoredAnalysis
 from fives.store.base import StaleOwner, Store, StoredAction, StoredTable
 from fives.store.players import PlayerMatch, Rate, StoredPlayer, StoredRating
+from fives.store.puzzle_ratings import PuzzleRating, PuzzleTry, RatePuzzle
 
 __all__ = ["FencedStore"]
 
@@ -169,3 +170,18 @@ class FencedStore(Store):
     async def finish_analysis(self, table_id: str, seat: int, owner: str,
                               result: dict[str, Any] | None, now: float) -> bool:
         return await self.inner.finish_analysis(table_id, seat, owner, result, now)
+
+    # -- puzzle ratings: a player's, never a table's, so not fenced --
+
+    async def try_puzzle(self, player_id: str, puzzle_id: str, correct: bool, ts: float,
+                         rate: RatePuzzle, start: tuple[float, float]) -> PuzzleTry:
+        return await self.inner.try_puzzle(player_id, puzzle_id, correct, ts, rate, start)
+
+    async def puzzle_rating(self, player_id: str) -> PuzzleRating | None:
+        return await self.inner.puzzle_rating(player_id)
+
+    async def puzzle_strength(self, puzzle_id: str) -> PuzzleRating | None:
+        return await self.inner.puzzle_strength(puzzle_id)
+
+    async def puzzles_tried(self, player_id: str, puzzle_ids: list[str]) -> set[str]:
+        return await self.inner.puzzles_tried(player_id, puzzle_ids)

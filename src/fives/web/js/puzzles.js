@@ -1,6 +1,8 @@
 // Puzzles (issue 28): a position from a match where one play is clearly best over the round,
 // from the mover's view only. Tap a tile, then its end (or the lit end on the board); the
-// answer says whether it is the best, with every play's value; a streak is kept on this device.
+// answer says whether it is the best, with every play's value. A player with a name has a
+// puzzle rating and a streak kept by the server (a first try alone is rated); without one, a
+// streak is kept on this device.
 import { initI18n, t } from "./i18n.js";
 import { el, api, gameName } from "./common.js";
 import { tileSvg } from "./tiles.js";
@@ -26,6 +28,21 @@ function options(tile) {
   return puzzle.view.legal.filter((a) => a.startsWith(`${tile}@`) || a === tile).map((a) => a.split("@")[1] || "lead");
 }
 
+function delta(n) {
+  return `${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n)}`;
+}
+
+// the player's puzzle rating and streak (or the device's streak), the puzzle's own rating
+function standing() {
+  const mine = puzzle.mine;
+  $("puzzle-streak").textContent = mine
+    ? t("web.puzzle.rating", { rating: mine.rating, mark: mine.provisional ? "?" : "", streak: mine.streak, best: mine.best_streak })
+    : t("web.puzzle.anonymous", { n: streak() });
+  const notes = [t("web.puzzle.strength", { rating: puzzle.puzzle_rating, n: puzzle.puzzle_tries })];
+  if (puzzle.tried) notes.push(t("web.puzzle.tried"));
+  $("puzzle-strength").textContent = notes.join(" ");
+}
+
 function render() {
   if (!puzzle) return;
   const v = puzzle.view;
@@ -35,7 +52,7 @@ function render() {
   const scores = v.scores.map((s, side) => (side === mine ? t("web.puzzle.you_score", { n: s }) : t("web.puzzle.they_score", { n: s })));
   $("puzzle-head").textContent = t("web.puzzle.head", { game: gameName(puzzle.game), players: puzzle.players, target: v.target });
   $("puzzle-scores").textContent = scores.join(" · ");
-  $("puzzle-streak").textContent = t("web.puzzle.streak", { n: streak() });
+  standing();
   $("stock").textContent = v.stock ? t("web.table.stock", { n: v.stock }) : "";
   const wrap = $("board-wrap");
   const legal = {};
@@ -80,8 +97,15 @@ async function choose(tile, end) {
     $("puzzle-error").textContent = err.message;
     return;
   }
-  if (answered.correct && tries === 1) localStorage.setItem(STREAK, String(streak() + 1));
-  if (!answered.correct) localStorage.setItem(STREAK, "0");
+  if (answered.mine) {
+    puzzle.mine = answered.mine;
+    if (answered.rated) puzzle.puzzle_tries += 1;
+    puzzle.puzzle_rating = answered.puzzle_rating;
+    puzzle.tried = true;
+  } else {
+    if (answered.correct && tries === 1) localStorage.setItem(STREAK, String(streak() + 1));
+    if (!answered.correct) localStorage.setItem(STREAK, "0");
+  }
   showResult(false);
 }
 
@@ -106,10 +130,16 @@ function showResult(revealed) {
   const items = Object.entries(a.values).sort((x, y) => y[1] - x[1]);
   const list = (a.correct || revealed) ? el("ol", { class: "analysis-values" }, items.map(([act, v]) => el("li", {
     class: a.answer.includes(act) ? "played" : "" }, `${playText(act)}: ${value(v)}`))) : null;
-  box.replaceChildren(...[head, list].filter(Boolean)); // no list until it is right or shown
+  let rating = null;
+  if (a.mine && !revealed) {
+    rating = el("p", { class: "muted" }, a.rated
+      ? t("web.puzzle.moved", { before: a.before, after: a.mine.rating, delta: delta(a.mine.rating - a.before) })
+      : t("web.puzzle.not_rated"));
+  }
+  box.replaceChildren(...[head, rating, list].filter(Boolean)); // no list until it is right or shown
   $("puzzle-retry").hidden = a.correct || revealed;
   $("puzzle-show").hidden = a.correct || revealed;
-  $("puzzle-streak").textContent = t("web.puzzle.streak", { n: streak() });
+  standing();
   selected = a.correct ? null : selected;
   render();
   // the verdict sits under the hand: brought into view, or a phone shows nothing happened
