@@ -26,10 +26,12 @@ from typing import Any
 from fives.bots.search import halving_values
 from fives.bots.transpose import action_classes
 from fives.core.games import Config
+from fives.core.record import Record
+from fives.core.state import State
 from fives.core.tiles import Action
-from fives.core.view import View
+from fives.core.view import View, view_of
 
-__all__ = ["PUZZLE_FILE", "Puzzle", "daily", "load", "make_puzzles", "puzzle_by_id",
+__all__ = ["PUZZLE_FILE", "Puzzle", "daily", "load", "make_puzzles", "mine", "puzzle_by_id",
            "puzzles_of"]
 
 PUZZLE_FILE = "puzzles.json.gz"
@@ -73,17 +75,24 @@ def _candidates(view: View) -> list[list[Action]] | None:
     return classes if len(classes) >= 3 else None
 
 
-def judge(view: View, seed: int) -> tuple[list[str], dict[str, float], float] | None:
+def judge(view: View, seed: int, screen: dict[str, float | None] | None = None,
+          ) -> tuple[list[str], dict[str, float], float] | None:
     """The decision's answer, values and margin if one class is clearly best under both
-    searches; None otherwise."""
+    searches; None otherwise. ``screen``: values already found for this decision (an
+    analysis's), used as the first search."""
     classes = _candidates(view)
     if classes is None:
         return None
     need = view.config.game.loss_marks[1]
     found = []
     for worlds, salt in ((SCREEN_WORLDS, 1), (CONFIRM_WORLDS, 2)):
-        values = halving_values(view, random.Random(seed * 7 + salt), worlds=worlds, eps=0.05,
-                                endgame_tiles=6, halving=False)
+        if salt == 1 and screen is not None:
+            if any(screen.get(str(g[0])) is None for g in classes):
+                return None
+            values = {g[0]: float(screen[str(g[0])] or 0.0) for g in classes}
+        else:
+            values = halving_values(view, random.Random(seed * 7 + salt), worlds=worlds,
+                                    eps=0.05, endgame_tiles=6, halving=False)
         ranked = sorted(((values[g[0]], i) for i, g in enumerate(classes)), reverse=True)
         (best, at), (second, _) = ranked[0], ranked[1]
         if best - second < need:
@@ -94,6 +103,45 @@ def judge(view: View, seed: int) -> tuple[list[str], dict[str, float], float] | 
     at, margin, values = found[1]
     return ([str(a) for a in classes[at]],
             {str(g[0]): round(values[g[0]], 2) for g in classes}, round(min(found[0][1], margin), 2))
+
+
+#: at most this many puzzles from one match of people, and this many deeper searches for them
+MINED_PER_MATCH, MINE_CONFIRMS = 2, 6
+
+
+def mine(record: Record, decisions: Sequence[dict[str, Any]], source: str,
+         seed: int = 0) -> list[Puzzle]:
+    """Puzzles from a finished match of people, from the decisions an analysis valued
+    (:func:`fives.analysis.analyse`: the seat's view alone): a decision whose best play the
+    analysis put a mistake's margin ahead of every other is searched again, deeper, and kept if
+    that search agrees. The costliest misses first (a position somebody got wrong); at most
+    :data:`MINED_PER_MATCH` puzzles, :data:`MINE_CONFIRMS` deeper searches."""
+    need = record.config.game.loss_marks[1]
+
+    def gap(d: dict[str, Any]) -> float:
+        known = sorted((v for v in d["values"].values() if v is not None), reverse=True)
+        return known[0] - known[1] if len(known) >= 2 else 0.0
+
+    chosen = sorted((d for d in decisions if len(d["values"]) >= 3 and gap(d) >= need),
+                    key=lambda d: (-(d["loss"] or 0.0), -gap(d), d["round"], d["action_no"]))
+    wanted = {(d["round"], d["action_no"]): d for d in chosen[:MINE_CONFIRMS]}
+    found: list[Puzzle] = []
+    state = State(record.config)
+    for i, rnd in enumerate(record.rounds):
+        state.start_round(rnd.hands, rnd.stock, rnd.leader)
+        for k, text in enumerate(rnd.actions):
+            d = wanted.get((i, k))
+            if d is not None and len(found) < MINED_PER_MATCH:
+                view = view_of(state, state.turn)
+                judged = judge(view, seed * 100003 + i * 1009 + k, screen=d["values"])
+                if judged is not None:
+                    answer, values, margin = judged
+                    found.append(Puzzle(
+                        f"m-{source}-{i + 1}-{k + 1}", record.config.game.name,
+                        record.config.players, record.config.teams, view.to_json(), answer,
+                        values, margin, {"round": i + 1, "action": k + 1}))
+            state.play(Action.parse(text))
+    return found
 
 
 def puzzles_of(game: str, players: int, teams: bool, seed: int, matches: int,

@@ -69,7 +69,7 @@ def fast_settings(db: str, **kw: Any) -> Settings:
                 seats_per_address=10000, open_seats_per_address=4, connections_per_address=1000,
                 connects_per_minute=0.0, address_rate=0.0, tables_per_address=10000,
                 max_bot_tables=10000, bot_tables_per_address=10000, lobby_per_address=10000,
-                analysis_workers=0, analysis_bot="medium")
+                analysis_workers=0, analysis_bot="medium", mine_puzzles=False)
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]
 

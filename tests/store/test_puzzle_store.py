@@ -67,3 +67,33 @@ def test_forgetting_a_player_takes_their_puzzle_rating_and_tries(store_url: str)
         assert await store.puzzle_strength("z1") is not None  # the puzzle keeps its rating
 
     run(store_url, body)
+
+
+def test_mined_puzzles_are_kept_once_in_the_order_found(store_url: str) -> None:
+    async def body(store: Store) -> None:
+        first = {"id": "m-t1-1-4", "game": "all-fives", "view": {"hand": ["5-5"]}, "names": "आशा"}
+        assert await store.add_mined_puzzles("t1", [first], 10.0) == 1
+        assert await store.add_mined_puzzles("t1", [first, {"id": "m-t1-2-9", "x": 1}], 11.0) == 1
+        await store.add_mined_puzzles("t0", [{"id": "m-t0-1-1", "x": 2}], 12.0)
+        assert [p["id"] for p in await store.mined_puzzles()] == ["m-t1-1-4", "m-t1-2-9",
+                                                                  "m-t0-1-1"]
+        assert await store.mined_puzzle("m-t1-1-4") == first
+        assert await store.mined_puzzle("m-nope") is None
+
+    run(store_url, body)
+
+
+def test_an_analysis_queued_by_the_miner_becomes_the_askers(store_url: str) -> None:
+    async def body(store: Store) -> None:
+        from fives.store.analyses import MINER
+
+        mined = await store.request_analysis("t1", 0, MINER, 5000.0)
+        assert mined.requester == MINER and await store.queued_before(100.0) == 0
+        asked = await store.request_analysis("t1", 0, "p-asha", 20.0)
+        assert (asked.requester, asked.requested) == ("p-asha", 20.0)
+        assert [a.table_id for a in await store.analyses_pending("p-asha")] == ["t1"]
+        # the miner asking again changes nothing
+        again = await store.request_analysis("t1", 0, MINER, 9000.0)
+        assert (again.requester, again.requested) == ("p-asha", 20.0)
+
+    run(store_url, body)

@@ -56,6 +56,8 @@ def register(sub: Any) -> None:
                    help=say("analysis_workers", d.analysis_workers))
     p.add_argument("--analysis-bot", default=d.analysis_bot, metavar="LEVEL",
                    help=say("analysis_bot", d.analysis_bot))
+    p.add_argument("--no-mine-puzzles", dest="mine_puzzles", action="store_false",
+                   help=say("no_mine_puzzles", None))
     p.add_argument("--create-rate", type=float, default=d.create_rate, metavar="N",
                    help=say("create_rate", d.create_rate))
     p.add_argument("--identity-rate", type=float, default=d.identity_rate, metavar="N",
@@ -184,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         bot_workers=max(0, args.bot_workers),
         analysis_workers=max(0, args.analysis_workers),
         analysis_bot=args.analysis_bot,
+        mine_puzzles=args.mine_puzzles,
         create_rate=args.create_rate,
         identity_rate=args.identity_rate,
         pairing_rate=args.pairing_rate,

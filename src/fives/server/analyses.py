@@ -9,6 +9,12 @@ an analysis, one at a time, and a process that dies mid-way hands it on when its
 
 Fair: one analysis at a time per requester (an identity, or an address without one): asking
 for another while one waits is refused with its place, and the whole queue is bounded.
+
+Puzzles are mined here too (``mine_puzzles``): a finished match of people at an open table has
+each person's seat queued for analysis by the :data:`~fives.store.analyses.MINER`, behind what
+people asked for (and only while the queue is short); the analysis of a person's seat at an
+open table, whoever asked for it, is then searched for puzzles (:func:`fives.puzzles.mine`),
+kept in the store and served after the shipped set.
 """
 
 from __future__ import annotations
@@ -22,18 +28,24 @@ import random
 import socket
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import asdict
 from typing import Any
 
 from fives.analysis import analyse, document
 from fives.bots import BotName
 from fives.core.record import Record
 from fives.core.view import View
-from fives.store.analyses import StoredAnalysis
+from fives.puzzles import mine
+from fives.server.meta import TableMeta
+from fives.store.analyses import MINER, StoredAnalysis
 from fives.store.base import Store, StoreError
 
 __all__ = ["Analyst", "compute", "hint_of"]
 
 log = logging.getLogger("fives.server")
+
+#: how much "later" than now the miner's analyses count as asked for
+MINE_LATER = 3600.0
 
 
 def _lower_priority() -> None:
@@ -41,16 +53,19 @@ def _lower_priority() -> None:
         os.nice(10)
 
 
-def compute(record_data: dict[str, Any], seat: int, bot_name: str) -> dict[str, Any]:
+def compute(record_data: dict[str, Any], seat: int, bot_name: str,
+            mine_as: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The analysis document of ``seat`` (from 0) in a finished match's record, by
-    ``bot_name`` (counts, not a clock: the same match always gets the same analysis)."""
+    ``bot_name`` (counts, not a clock: the same match always gets the same analysis), and the
+    puzzles its decisions hold (``mine_as``: their ids' source; None: none looked for)."""
     record = Record.from_data(record_data)
     bot = BotName.parse(bot_name).make(move_time=0.0)
     try:
         decisions = analyse(record, bot, seats=[seat], top=3)
     finally:
         bot.close()
-    return {**document(record, bot_name, decisions, [seat]), "seat": seat + 1}
+    mined = [asdict(p) for p in mine(record, decisions, mine_as)] if mine_as else []
+    return {**document(record, bot_name, decisions, [seat]), "seat": seat + 1}, mined
 
 
 def hint_of(view: View, bot_name: str) -> dict[str, Any]:
@@ -71,8 +86,9 @@ class Analyst:
     """The analyses of one server process: the requests it takes, the work it claims."""
 
     def __init__(self, store: Store, *, workers: int, bot: str, lease: float,
-                 max_waiting: int, poll: float = 1.0) -> None:
+                 max_waiting: int, mine_puzzles: bool = False, poll: float = 1.0) -> None:
         self.store = store
+        self.mine_puzzles = mine_puzzles
         self.workers = workers
         self.bot = bot
         self.lease = lease
@@ -83,6 +99,7 @@ class Analyst:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.computed = 0  # analyses this process computed
+        self.mined = 0  # puzzles this process found and kept
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._work())
@@ -108,6 +125,24 @@ class Analyst:
             found = await self.store.request_analysis(table_id, seat, requester, time.time())
             self._wake.set()
         return found
+
+    async def match_over(self, table_id: str, meta: TableMeta) -> None:
+        """A finished match: each person's seat queued for the miner, at an open table, while
+        the queue is under half full (asked for an hour "later", behind what people ask)."""
+        if not self.mine_puzzles or meta.private:
+            return
+        now = time.time()
+        try:
+            for seat, who in enumerate(meta.seats):
+                if who.kind != "human":
+                    continue
+                if await self.store.queued_before(now + 10 * MINE_LATER) >= self.max_waiting // 2:
+                    return
+                await self.store.request_analysis(table_id, seat, MINER, now + MINE_LATER)
+        except StoreError as exc:
+            log.warning("table %s: not queued for puzzles: %s", table_id, exc)
+            return
+        self._wake.set()
 
     async def hint(self, view: View) -> dict[str, Any]:
         """A hint for ``view``, computed where analyses are (never on the event loop)."""
@@ -137,18 +172,27 @@ class Analyst:
             stored = await self.store.load(job.table_id)
             if stored is None or stored.record is None:
                 raise ValueError("no finished record")
+            meta = TableMeta.from_json(stored.meta)
+            mine_as = (job.table_id if self.mine_puzzles and not meta.private
+                       and meta.seats[job.seat].kind == "human" else None)
             loop = asyncio.get_running_loop()
             if self.workers <= 0:
-                result = await asyncio.to_thread(compute, stored.record, job.seat, self.bot)
+                doc, mined = await asyncio.to_thread(compute, stored.record, job.seat,
+                                                     self.bot, mine_as)
             else:
-                result = await loop.run_in_executor(self._executor(), compute, stored.record,
-                                                    job.seat, self.bot)
+                doc, mined = await loop.run_in_executor(
+                    self._executor(), compute, stored.record, job.seat, self.bot, mine_as)
+            if mined:
+                try:
+                    self.mined += await self.store.add_mined_puzzles(job.table_id, mined,
+                                                                     time.time())
+                except StoreError as exc:  # the analysis is kept all the same
+                    log.warning("puzzles of %s not kept: %s", job.table_id, exc)
+            result = {**doc, "seconds": round(time.monotonic() - started, 2)}
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a record that cannot be analysed: failed, not retried
             log.warning("analysis of %s seat %d failed: %s", job.table_id, job.seat, exc)
-        else:
-            result["seconds"] = round(time.monotonic() - started, 2)
         try:
             if await self.store.finish_analysis(job.table_id, job.seat, self.owner, result,
                                                 time.time()):

@@ -90,7 +90,8 @@ class TableManager:
         self.bots = BotRunner(settings.bot_workers, settings.bot_deadline)
         self.analyst = Analyst(store, workers=settings.analysis_workers,
                                bot=settings.analysis_bot, lease=settings.analysis_lease,
-                               max_waiting=settings.max_analyses_waiting)
+                               max_waiting=settings.max_analyses_waiting,
+                               mine_puzzles=settings.mine_puzzles)
         #: the bots online: this process's alone, or a cluster's shared registry
         self.outside = outside if outside is not None else OnlineBots(settings.bot_move_time)
         self.services = TableServices(settings, store, self.bots, self.seats_held,
@@ -180,6 +181,7 @@ class TableManager:
         """A finished match's players' parts, and at a rated table their new ratings, stored
         once (a restart or a takeover finding it finished again changes nothing)."""
         await table.told()  # the bot hears the match's end before another table may book it
+        await self.analyst.match_over(table.id, table.meta)
         for seat in table.meta.seats:
             if is_outside(seat.player):
                 await self.free_bot(str(seat.player), table.id)

@@ -29,8 +29,11 @@ from fives.store.puzzle_ratings import PuzzleRating
 
 __all__ = ["puzzle_routes"]
 
-#: the order puzzles come in: shuffled once, the same for everyone (a player goes through all)
+#: the order puzzles come in: shuffled once, the same for everyone (a player goes through all),
+#: then the ones mined from matches on the site, in the order they were found
 _ORDER_SEED = 28
+#: how long the list of mined puzzles is kept before it is read from the store again
+MINED_REFRESH = 30.0
 
 
 def _order() -> list[str]:
@@ -69,9 +72,37 @@ def puzzle_rating_json(r: PuzzleRating | None) -> dict[str, Any]:
             "streak": r.streak, "best_streak": r.best_streak}
 
 
+class _Sequence:
+    """The shipped puzzles in their shuffled order, then the mined ones (re-read from the store
+    every :data:`MINED_REFRESH` seconds: another process may have mined some)."""
+
+    def __init__(self, store: Callable[[], Store]) -> None:
+        self.store = store
+        self.shipped = _order()
+        self.order = list(self.shipped)
+        self.place = {pid: i for i, pid in enumerate(self.order)}
+        self.mined: dict[str, Puzzle] = {}
+        self.read = -MINED_REFRESH
+
+    async def refresh(self) -> None:
+        if time.monotonic() - self.read < MINED_REFRESH:
+            return
+        self.read = time.monotonic()
+        mined = [Puzzle(**doc) for doc in await self.store().mined_puzzles()]
+        self.mined = {p.id: p for p in mined}
+        self.order = self.shipped + [p.id for p in mined if puzzle_by_id(p.id) is None]
+        self.place = {pid: i for i, pid in enumerate(self.order)}
+
+    async def find(self, puzzle_id: str) -> Puzzle | None:
+        found = puzzle_by_id(puzzle_id) or self.mined.get(puzzle_id)
+        if found is None and puzzle_id.startswith("m-"):
+            doc = await self.store().mined_puzzle(puzzle_id)
+            found = Puzzle(**doc) if doc else None
+        return found
+
+
 def puzzle_routes(store: Callable[[], Store]) -> list[Route]:
-    order = _order()
-    place = {pid: i for i, pid in enumerate(order)}
+    puzzles = _Sequence(store)
 
     async def me(request: Request) -> StoredPlayer | None:
         return await Identities(store()).current(request)
@@ -80,8 +111,10 @@ def puzzle_routes(store: Callable[[], Store]) -> list[Route]:
         """The puzzle, its own rating, and the player's (their rating, streak, and whether
         they have tried this one: a second try is not rated)."""
         strength = await store().puzzle_strength(puzzle.id)
+        await puzzles.refresh()
         doc: dict[str, Any] = {
-            **puzzle.public(), "count": len(load()), **extra,
+            **puzzle.public(), "count": len(puzzles.order), "mined": puzzle.id.startswith("m-"),
+            **extra,
             "puzzle_rating": shown(strength.mu) if strength else shown(MODEL.mu),
             "puzzle_tries": strength.tries if strength else 0}
         player = await me(request)
@@ -101,11 +134,13 @@ def puzzle_routes(store: Callable[[], Store]) -> list[Route]:
     async def api_next(request: Request) -> Response:
         """The puzzle after ``after`` in the shared order (the first without it) that the
         player has not tried (within a look-ahead), or the one named ``id``."""
+        await puzzles.refresh()
+        order, place = puzzles.order, puzzles.place
         if not order:
             raise ClientError("not_found")
         wanted = request.query_params.get("id")
         if wanted:
-            puzzle = puzzle_by_id(wanted[:80])
+            puzzle = await puzzles.find(wanted[:80])
             if puzzle is None:
                 raise ClientError("not_found")
             return await shown_to(request, puzzle)
@@ -116,13 +151,14 @@ def puzzle_routes(store: Callable[[], Store]) -> list[Route]:
             ahead = [(i + k) % len(order) for k in range(min(_LOOK_AHEAD, len(order)))]
             tried = await store().puzzles_tried(player.id, [order[k] for k in ahead])
             i = next((k for k in ahead if order[k] not in tried), i)
-        found = puzzle_by_id(order[i])
-        assert found is not None
+        found = await puzzles.find(order[i])
+        if found is None:
+            raise ClientError("not_found")
         return await shown_to(request, found, number=i + 1)
 
     @refusing
     async def api_answer(request: Request) -> Response:
-        puzzle = puzzle_by_id(request.path_params["puzzle_id"][:80])
+        puzzle = await puzzles.find(request.path_params["puzzle_id"][:80])
         if puzzle is None:
             raise ClientError("not_found")
         body = await json_body(request)

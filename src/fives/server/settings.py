@@ -55,6 +55,9 @@ class Settings:
     analysis_lease: float = 600.0
     #: analyses waiting in all (beyond that, asking is refused until the queue drains)
     max_analyses_waiting: int = 200
+    #: mine puzzles from finished matches of people at open tables (their seats analysed
+    #: when the queue is short, behind what people ask for)
+    mine_puzzles: bool = True
 
     # -- tables --------------------------------------------------------------------------
     #: live tables in all, created by one address, and bots-only ones (whose target is at

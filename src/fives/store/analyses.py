@@ -12,10 +12,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ANALYSIS_COLUMNS", "MAX_ATTEMPTS", "AnalysisStore", "StoredAnalysis"]
+__all__ = ["ANALYSIS_COLUMNS", "MAX_ATTEMPTS", "MINER", "AnalysisStore", "StoredAnalysis"]
 
 #: how many claims an analysis gets before it is given up (a record that fails every time)
 MAX_ATTEMPTS = 3
+#: the requester of the analyses the server queues itself, to mine puzzles from a finished
+#: match: asked for "later" (after people's), and a person who asks for one takes it over
+#: (it is then theirs, in its place by their asking)
+MINER = "~puzzles"
 ANALYSIS_COLUMNS = ("table_id, seat, status, requester, requested, owner, lease_until, "
                     "attempts, result, done")
 
@@ -46,7 +50,8 @@ class AnalysisStore(ABC):
     @abstractmethod
     async def request_analysis(self, table_id: str, seat: int, requester: str,
                                now: float) -> StoredAnalysis:
-        """The analysis of that seat: the one asked for before, or a new queued one."""
+        """The analysis of that seat: the one asked for before, or a new queued one. One
+        queued by the :data:`MINER` and asked for by another becomes theirs, asked now."""
 
     @abstractmethod
     async def analysis(self, table_id: str, seat: int) -> StoredAnalysis | None: ...

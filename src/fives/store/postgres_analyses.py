@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from fives.store.analyses import (
     ANALYSIS_COLUMNS,
     MAX_ATTEMPTS,
+    MINER,
     AnalysisStore,
     StoredAnalysis,
 )
@@ -38,6 +39,10 @@ class PostgresAnalyses(AnalysisStore):
             await db.execute("INSERT INTO analyses (table_id, seat, status, requester, "
                              "requested) VALUES ($1, $2, 'queued', $3, $4) ON CONFLICT DO "
                              "NOTHING", table_id, seat, requester, now)
+            if requester != MINER:
+                await db.execute("UPDATE analyses SET requester = $1, requested = $2 WHERE "
+                                 "table_id = $3 AND seat = $4 AND status = 'queued' AND "
+                                 "requester = $5", requester, now, table_id, seat, MINER)
             return _row(await db.fetchrow(f"SELECT {_COLUMNS} FROM analyses WHERE table_id = "
                                           "$1 AND seat = $2", table_id, seat))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -75,3 +76,27 @@ class PostgresPuzzles(PuzzleStore):
         rows = await self._fetch("SELECT puzzle_id FROM puzzle_tries WHERE player_id = $1 AND "
                                  "puzzle_id = ANY($2::text[])", player_id, puzzle_ids)
         return {r[0] for r in rows}
+
+    async def add_mined_puzzles(self, table_id: str, puzzles: list[dict[str, Any]],
+                                ts: float) -> int:
+        async def body(db: Any) -> int:
+            added = 0
+            for p in puzzles:
+                status = await db.execute(
+                    "INSERT INTO mined_puzzles VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT DO "
+                    "NOTHING", p["id"], table_id, json.dumps(p, ensure_ascii=False), ts)
+                added += status == "INSERT 0 1"
+            return added
+
+        return await self._in_transaction(body)
+
+    async def mined_puzzles(self, limit: int = 5000) -> list[dict[str, Any]]:
+        rows = await self._fetch("SELECT puzzle::text FROM mined_puzzles ORDER BY created, id "
+                                 "LIMIT $1", limit)
+        return [json.loads(r[0]) for r in rows]
+
+    async def mined_puzzle(self, puzzle_id: str) -> dict[str, Any] | None:
+        rows = await self._fetch("SELECT puzzle::text FROM mined_puzzles WHERE id = $1",
+                                 puzzle_id)
+        found: dict[str, Any] | None = json.loads(rows[0][0]) if rows else None
+        return found

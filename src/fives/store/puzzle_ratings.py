@@ -1,5 +1,6 @@
-"""What the store keeps of puzzles solved (issue 28): each identity's puzzle rating and streak,
-each puzzle's own rating (a puzzle that beats many players is rated high), and every first try.
+"""What the store keeps of puzzles (issue 28): each identity's puzzle rating and streak, each
+puzzle's own rating (a puzzle that beats many players is rated high), every first try, and the
+puzzles mined from finished matches of people (each a :class:`fives.puzzles.Puzzle` as JSON).
 
 Only a player's first try at a puzzle is rated: a puzzle seen again (its answer shown the first
 time) is checked but moves no rating, so nobody farms the ladder on puzzles they know. The try,
@@ -11,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 __all__ = ["PUZZLE_RATING_COLUMNS", "PuzzleRating", "PuzzleStore", "PuzzleTry", "RatePuzzle",
            "decide"]
@@ -90,3 +92,16 @@ class PuzzleStore(ABC):
     @abstractmethod
     async def puzzles_tried(self, player_id: str, puzzle_ids: list[str]) -> set[str]:
         """Which of these puzzles the player has tried."""
+
+    @abstractmethod
+    async def add_mined_puzzles(self, table_id: str, puzzles: list[dict[str, Any]],
+                                ts: float) -> int:
+        """Keep puzzles mined from a match (each with its ``id``; one already kept is left as
+        it is); how many were new."""
+
+    @abstractmethod
+    async def mined_puzzles(self, limit: int = 5000) -> list[dict[str, Any]]:
+        """The mined puzzles in the order they were found (the oldest first)."""
+
+    @abstractmethod
+    async def mined_puzzle(self, puzzle_id: str) -> dict[str, Any] | None: ...

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from fives.store.analyses import (
     ANALYSIS_COLUMNS,
     MAX_ATTEMPTS,
+    MINER,
     AnalysisStore,
     StoredAnalysis,
 )
@@ -38,6 +39,10 @@ class SqliteAnalyses(AnalysisStore):
             db.execute("INSERT OR IGNORE INTO analyses (table_id, seat, status, requester, "
                        "requested) VALUES (?, ?, 'queued', ?, ?)",
                        (table_id, seat, requester, now))
+            if requester != MINER:
+                db.execute("UPDATE analyses SET requester = ?, requested = ? WHERE table_id = "
+                           "? AND seat = ? AND status = 'queued' AND requester = ?",
+                           (requester, now, table_id, seat, MINER))
             row = db.execute(f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = ? "
                              "AND seat = ?", (table_id, seat)).fetchone()
             return _row(row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -73,3 +74,23 @@ class SqlitePuzzles(PuzzleStore):
         rows = self._query(f"SELECT puzzle_id FROM puzzle_tries WHERE player_id = ? AND "
                            f"puzzle_id IN ({marks})", (player_id, *puzzle_ids))
         return {r[0] for r in rows}
+
+    async def add_mined_puzzles(self, table_id: str, puzzles: list[dict[str, Any]],
+                                ts: float) -> int:
+        def body(db: sqlite3.Connection) -> int:
+            return sum(db.execute(
+                "INSERT OR IGNORE INTO mined_puzzles VALUES (?, ?, ?, ?)",
+                (p["id"], table_id, json.dumps(p, ensure_ascii=False), ts)).rowcount
+                for p in puzzles)
+
+        return self._transaction(body)
+
+    async def mined_puzzles(self, limit: int = 5000) -> list[dict[str, Any]]:
+        rows = self._query("SELECT puzzle FROM mined_puzzles ORDER BY created, id LIMIT ?",
+                           (limit,))
+        return [json.loads(r[0]) for r in rows]
+
+    async def mined_puzzle(self, puzzle_id: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT puzzle FROM mined_puzzles WHERE id = ?", (puzzle_id,))
+        found: dict[str, Any] | None = json.loads(rows[0][0]) if rows else None
+        return found

@@ -185,3 +185,13 @@ class FencedStore(Store):
 
     async def puzzles_tried(self, player_id: str, puzzle_ids: list[str]) -> set[str]:
         return await self.inner.puzzles_tried(player_id, puzzle_ids)
+
+    async def add_mined_puzzles(self, table_id: str, puzzles: list[dict[str, Any]],
+                                ts: float) -> int:
+        return await self.inner.add_mined_puzzles(table_id, puzzles, ts)
+
+    async def mined_puzzles(self, limit: int = 5000) -> list[dict[str, Any]]:
+        return await self.inner.mined_puzzles(limit)
+
+    async def mined_puzzle(self, puzzle_id: str) -> dict[str, Any] | None:
+        return await self.inner.mined_puzzle(puzzle_id)

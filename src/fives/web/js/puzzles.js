@@ -39,6 +39,7 @@ function standing() {
     ? t("web.puzzle.rating", { rating: mine.rating, mark: mine.provisional ? "?" : "", streak: mine.streak, best: mine.best_streak })
     : t("web.puzzle.anonymous", { n: streak() });
   const notes = [t("web.puzzle.strength", { rating: puzzle.puzzle_rating, n: puzzle.puzzle_tries })];
+  if (puzzle.mined) notes.push(t("web.puzzle.mined"));
   if (puzzle.tried) notes.push(t("web.puzzle.tried"));
   $("puzzle-strength").textContent = notes.join(" ");
 }
