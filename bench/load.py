@@ -295,7 +295,8 @@ def servers(args: argparse.Namespace) -> Iterator[tuple[list[str], list[int]]]:
     """The servers of ``args.setup``: one process on a SQLite file, or N processes on a fresh
     PostgreSQL database and Redis (both throwaway); their base URLs and process ids."""
     options = ["--bot-delay", str(args.bot_delay), "--forced-delay", str(args.forced_delay),
-               "--bot-workers", "0", "--log-level", args.server_log, "--create-rate", "0"]
+               "--bot-workers", "0", "--log-level", args.server_log, "--create-rate", "0",
+               "--no-mine-puzzles"]  # the tables' load, not the analyses'
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         if args.setup == "sqlite":

@@ -136,3 +136,40 @@ def test_a_bad_analysis_bot_is_one_line_and_touches_no_database(tmp_path: Path, 
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and word in proc.stderr, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not db.exists()
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (reaped, or a zombie: the pool's own thread may reap it first, so
+    ``is_alive`` cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_closing_stops_an_analysis_under_way(tmp_path: Path) -> None:
+    """A server that stops while its pool computes an analysis exits at once: the worker is
+    stopped (its lease hands the analysis to the next claim), not waited for (the load tool's
+    server once took minutes to exit behind a mined match's analysis)."""
+    async def go() -> None:
+        store = SqliteStore(str(tmp_path / "a.sqlite3"))
+        await store.start()
+        analyst = Analyst(store, workers=1, bot="medium", lease=60.0, max_waiting=2)
+        pool = analyst._executor()
+        busy = pool.submit(time.sleep, 120)
+        await asyncio.sleep(0)
+        deadline = time.monotonic() + 30
+        while not busy.running() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        pids = [w.pid for w in pool._processes.values()]  # type: ignore[attr-defined]
+        assert pids and not any(_gone(pid) for pid in pids)
+        await analyst.close()
+        deadline = time.monotonic() + 10
+        while not all(_gone(pid) for pid in pids) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert all(_gone(pid) for pid in pids)
+        await store.close()
+
+    asyncio.run(go())

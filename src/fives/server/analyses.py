@@ -110,7 +110,14 @@ class Analyst:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            pool, self._pool = self._pool, None
+            # an analysis under way would hold the process's exit until it ends (minutes for a
+            # long match): its workers are stopped; its lease hands it to the next claim
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                with contextlib.suppress(OSError, ValueError):
+                    worker.terminate()
 
     async def request(self, table_id: str, seat: int, requester: str) -> StoredAnalysis:
         """The analysis asked for (a new one queued); :class:`Busy` if the requester already
