@@ -25,7 +25,8 @@ from server.harness import SeatClient
 from server.test_server_crash import Seen, act
 
 FAST = ["--bot-delay", "0", "--forced-delay", "0", "--bot-workers", "0", "--create-rate", "0",
-        "--dev-seeds", "--no-mine-puzzles", "--log-level", "info",
+        "--dev-seeds", "--no-mine-puzzles", "--round-pause", "0", "--message-rate", "10000",
+        "--log-level", "info",
         # behind a "proxy" on 127.0.0.1: a test may be players at several addresses
         "--trusted-proxies", "127.0.0.1"]
 

@@ -62,6 +62,8 @@ def register(sub: Any) -> None:
                    help=say("create_rate", d.create_rate))
     p.add_argument("--identity-rate", type=float, default=d.identity_rate, metavar="N",
                    help=say("identity_rate", d.identity_rate))
+    p.add_argument("--message-rate", type=float, default=d.rate, metavar="N",
+                   help=say("message_rate", d.rate))
     p.add_argument("--pairing-rate", type=float, default=d.pairing_rate, metavar="N",
                    help=say("pairing_rate", d.pairing_rate))
     p.add_argument("--bot-offer", type=float, default=d.bot_offer, metavar="S",
@@ -150,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
                  "archive_after", "identity_rate", "pairing_rate", "bot_offer"):
         if getattr(args, name) < 0:
             raise refuse("cli.err.negative", option=f"--{name.replace('_', '-')}")
+    if args.message_rate <= 0:
+        raise refuse("cli.err.range", option="--message-rate", low=0.1, high=10000,
+                     value=f"{args.message_rate:g}")
     for name in ("max_connections", "connections_per_address", "workers"):
         if getattr(args, name) < 1:
             raise refuse("cli.err.at_least", option=f"--{name.replace('_', '-')}", low=1,
@@ -190,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
         create_rate=args.create_rate,
         identity_rate=args.identity_rate,
         pairing_rate=args.pairing_rate,
+        rate=args.message_rate,
         bot_offer=args.bot_offer,
         archive_after=args.archive_after * 86400,
         max_connections=args.max_connections,
