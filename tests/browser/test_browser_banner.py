@@ -27,10 +27,15 @@ def test_ones_own_play_stays_in_the_banner_while_the_bot_answers(page: Page,
     played = time.monotonic()
     # the bot answers at once (0.05 s here): the board and the log move on ...
     page.wait_for_function("(n) => window.fivesState().n > n + 1", arg=st["n"], timeout=10000)
-    assert tile in page.locator("#banner").inner_text()  # ... the banner still says our play
+    # ... the banner still says our play (while the hold lasts: under load the answer may
+    # reach the page after it, and the banner has then rightly moved on)
+    banner = page.locator("#banner").inner_text()
+    if time.monotonic() - played < 1.7:
+        assert tile in banner
     page.wait_for_timeout(max(0, int((1.5 - (time.monotonic() - played)) * 1000)))
-    if time.monotonic() - played < 1.9:
-        assert tile in page.locator("#banner").inner_text()
+    banner = page.locator("#banner").inner_text()
+    if time.monotonic() - played < 1.7:
+        assert tile in banner
     # and then the newest event is shown
     page.wait_for_function("(t) => !document.querySelector('#banner').innerText.includes(t)"
                            " || window.fivesState().view.turn === window.fivesState().you",
