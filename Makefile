@@ -23,7 +23,7 @@ PYTEST := $(BIN)/pytest -n $(JOBS)
 CHECK_TESTS := tests --ignore=tests/browser --ignore=tests/tui --ignore=tests/cluster \
                --ignore=tests/test_compiled.py -m "not slow"
 
-.PHONY: venv run lint check test services chromium playthroughs bench bench-peers mutate clean
+.PHONY: venv run lint check test services chromium axe playthroughs bench bench-peers mutate clean
 
 venv: $(NATIVE)
 
@@ -61,7 +61,7 @@ lint: venv
 # slow: kills, partitions, the packaging build, a load run) beside the browser tests (their own
 # pytest run: the sync Playwright API runs its own event loop): the long ones mostly wait, and
 # both passed three times in a row beside two CPU hogs (docs/testing.md).
-test: lint services chromium
+test: lint services chromium axe
 	FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m "not slow"
 	FIVES_PURE=1 $(BIN)/pytest -n 2 $(CORE_TESTS)
 	@mkdir -p build/logs
@@ -93,6 +93,13 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 	    chromium fonts-liberation fonts-dejavu-core fonts-noto-core >/dev/null; \
 	fi
+
+# axe-core for the accessibility tests (tests/browser/test_browser_axe.py), from the npm registry
+# with Debian's npm, into build/npm (once; the tests inject it into each page they check).
+AXE := build/npm/node_modules/axe-core/axe.min.js
+axe:
+	@test -f $(AXE) || { echo "installing axe-core with npm (once)"; \
+	  npm install --prefix build/npm --no-audit --no-fund --no-save --silent axe-core@4.14.1 >/dev/null; }
 
 # A mutation run bounded to one module and its guarding tests (tools/mutate.py), in
 # build/mutate/<module>/: make mutate MODULE=src/fives/core/outcome.py [TESTS="..."] [MINUTES=60]

@@ -117,7 +117,7 @@ def test_each_hindi_rules_page_for_review(browser: Browser, live_server: str, ga
     hi = catalogue("hi")
     expect(page.locator("#rules-title")).to_have_text(hi[f"rules.{game}.title"])
     headings = [line[3:] for line in hi[f"rules.{game}.body"].splitlines() if line.startswith("## ")]
-    expect(page.locator("#rules-body h3")).to_have_text(headings)
+    expect(page.locator("#rules-body .rules-heading")).to_have_text(headings)
     # the worked examples are drawn, each with its scoring sentence in Hindi
     examples = hi[f"rules.{game}.body"].count("@example ")
     expect(page.locator("#rules-body figure.rules-example")).to_have_count(examples)

@@ -415,7 +415,7 @@ def test_a_hindi_round_shows_no_latin_letter(browser: Browser, live_server: str)
     page.screenshot(path=str(BUILD / "screenshots" / "phone-hi-log.png"))
     page.tap("#panel-close")
     page.tap("#rules-btn")
-    expect(page.locator("#rules-body h3").first).to_be_visible()
+    expect(page.locator("#rules-body .rules-heading").first).to_be_visible()
     check(page)
     assert not found, sorted(found)
     assert not errors, errors

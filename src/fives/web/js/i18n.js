@@ -78,7 +78,8 @@ export function setupLangSwitch(onChange) {
   const label = () => {
     const other = lang === "hi" ? "en" : "hi";
     button.textContent = t(`web.lang.${other}`);
-    button.setAttribute("aria-label", t("web.lang.switch"));
+    // the visible name first: a voice user says what they see ("हिन्दी"), a reader hears why
+    button.setAttribute("aria-label", `${t(`web.lang.${other}`)}: ${t("web.lang.switch")}`);
     button.setAttribute("lang", other);
   };
   label();

@@ -59,7 +59,7 @@ function render() {
   f.hands.forEach((hand, i) => {
     hands.append(el("div", { class: `replay-hand${f.turn === i ? " turn" : ""}` },
       el("strong", {}, f.turn === i ? `▶ ${seatLabel(i)}` : seatLabel(i)),
-      el("div", { class: "tiles", "aria-label": hand.join(", ") }, hand.map((tile) => tileSvg(tile))),
+      el("div", { class: "tiles", role: "img", "aria-label": hand.join(", ") }, hand.map((tile) => tileSvg(tile))),
       el("span", { class: "muted" }, plural("web.seat.tiles", hand.length))));
   });
   const sum = $("summary");

@@ -28,8 +28,9 @@ async function example(game, actions, caption) {
 }
 
 // A small markup: "## " heading, "- " bullet, "| a | b |" table rows, "@example ACTIONS | caption",
-// blank lines between paragraphs.
-export async function renderRulesInto(container, game) {
+// blank lines between paragraphs. Its headings are one level under the place's own (h2 under the
+// rules page's h1, h3 under the table's rules dialog's h2): a screen reader's outline has no gap.
+export async function renderRulesInto(container, game, level = 2) {
   container.replaceChildren();
   const text = t(`rules.${game}.body`);
   const blocks = text.split(/\n\s*\n/);
@@ -39,7 +40,7 @@ export async function renderRulesInto(container, game) {
     const lines = block.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim());
     if (!lines.length) continue;
     if (lines[0].startsWith("## ")) {
-      container.append(el("h3", {}, lines[0].slice(3)));
+      container.append(el(`h${level}`, { class: "rules-heading" }, lines[0].slice(3)));
       lines.shift();
       if (!lines.length) continue;
     }

@@ -971,7 +971,7 @@ async function openRules() {
   $("rules-page-link").href = `/rules/${game}`;
   keysHelp();
   openDialog($("rules-dialog"));
-  await renderRulesInto($("rules-body"), game);
+  await renderRulesInto($("rules-body"), game, 3);
 }
 
 // -- wiring -----------------------------------------------------------------------------
