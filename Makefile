@@ -99,6 +99,11 @@ chromium:
 AXE := build/npm/node_modules/axe-core/axe.min.js
 axe:
 	@test -f $(AXE) || { echo "installing axe-core with npm (once)"; \
+	  if ! command -v npm >/dev/null 2>&1; then \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; \
+	  fi; \
 	  npm install --prefix build/npm --no-audit --no-fund --no-save --silent axe-core@4.14.1 >/dev/null; }
 
 # A mutation run bounded to one module and its guarding tests (tools/mutate.py), in
