@@ -44,6 +44,12 @@ DESKTOPS = [(1280, 800), (1366, 768), (1920, 1080)]
 BUILD = Path(__file__).resolve().parents[2] / "build"
 
 
+def tile_words(tiles: list[str], lang: str) -> str:
+    """Tiles as a screen reader is told them: "five-three, blank-six" ("पाँच-तीन, ...")."""
+    cat = catalogue(lang)
+    return ", ".join("-".join(cat[f"web.pip.{n}"] for n in tile.split("-")) for tile in tiles)
+
+
 def context_for(browser: Browser, touch: bool, lang: str, size: tuple[int, int]) -> BrowserContext:
     return browser.new_context(
         viewport={"width": size[0], "height": size[1]}, is_mobile=touch, has_touch=touch,
@@ -284,7 +290,7 @@ def test_a_whole_round_by_taps_on_a_phone(browser: Browser, live_server: str) ->
     left = dialog.locator(".left-tiles")
     for seat, hand in enumerate(summary["hands"]):
         if hand:
-            expect(left.nth(sum(1 for h in summary["hands"][:seat] if h))).to_have_attribute("aria-label", ", ".join(hand))
+            expect(left.nth(sum(1 for h in summary["hands"][:seat] if h))).to_have_attribute("aria-label", tile_words(hand, "en"))
     page.tap("#summary-close")
     expect(dialog).to_be_hidden()
     expect(page.locator("#show-summary")).to_be_visible()
@@ -663,7 +669,7 @@ def test_the_summary_never_strands_anyone_and_counts_agree(browser: Browser, liv
     loser = 1 - block.round_end.winner
     assert [str(t) for t in block.hand(loser)] == round_summary(block)["hands"][loser]
     expect(dialog.locator(".pips-table tbody tr").nth(loser).locator(".left-tiles")).to_have_attribute(
-        "aria-label", str(block.hand(loser)[0]))
+        "aria-label", tile_words([str(block.hand(loser)[0])], lang))
     page.screenshot(path=str(BUILD / "screenshots" / f"phone-{lang}-summary-block.png"))
     # closing it leaves a way back to it and on to the next round
     page.tap("#summary-close")

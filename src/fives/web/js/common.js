@@ -87,6 +87,17 @@ export function provisionalNote(ratings) {
     ? el("p", { class: "muted small provisional-note" }, t("web.profile.provisional_note")) : null;
 }
 
+// A tile's name as a screen reader should say it: "5-3" read aloud is "five minus three" or a
+// range; "five-three" is the tile ("पाँच-तीन" in Hindi). Many: joined by commas.
+export function tileWords(tile) {
+  const m = /^([0-9])-([0-9])$/.exec(tile);
+  return m ? `${t(`web.pip.${m[1]}`)}-${t(`web.pip.${m[2]}`)}` : tile;
+}
+
+export function tilesWords(tiles) {
+  return tiles.map(tileWords).join(", ");
+}
+
 export function gameName(game) {
   return t(`common.game.${game}`);
 }

@@ -4,7 +4,7 @@
 // puzzle rating and a streak kept by the server (a first try alone is rated); without one, a
 // streak is kept on this device.
 import { initI18n, t } from "./i18n.js";
-import { el, api, gameName } from "./common.js";
+import { el, api, gameName, tileWords, tilesWords } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout, arrowOf } from "./layoutview.js";
 
@@ -62,7 +62,7 @@ function render() {
     width: Math.max(200, wrap.clientWidth), height: Math.max(160, wrap.clientHeight), unit: 32, fill: true,
     legal, selected, onEnd: (end) => choose(selected, end),
   });
-  $("board").setAttribute("aria-label", t("web.layout.aria", { tiles: v.layout.tiles.join(", "), sentence: v.layout.sentence }));
+  $("board").setAttribute("aria-label", t("web.layout.aria", { tiles: tilesWords(v.layout.tiles), sentence: v.layout.sentence }));
   const ends = $("puzzle-ends");
   ends.replaceChildren(...(selected && !answered ? options(selected) : []).map((end) => el("button", {
     type: "button", class: "end-btn", "data-option": end, onclick: () => choose(selected, end),
@@ -71,7 +71,7 @@ function render() {
   $("hand").replaceChildren(...v.hand.map((tile) => el("button", {
     type: "button", "data-tile": tile,
     class: `hand-tile${playable.has(tile) ? " playable" : ""}${tile === selected ? " selected" : ""}`,
-    "aria-label": playable.has(tile) ? t("web.tile.playable", { tile }) : t("web.tile.plain", { tile }),
+    "aria-label": t(playable.has(tile) ? "web.tile.playable" : "web.tile.plain", { tile: tileWords(tile) }),
     "aria-disabled": playable.has(tile) ? "false" : "true",
     onclick: () => pick(tile),
   }, tileSvg(tile))));

@@ -1,6 +1,6 @@
 // The replay viewer of a finished match: every hand face up; step, play, jump to a round.
 import { initI18n, t, plural } from "./i18n.js";
-import { el, api, gameName, inviteQuery } from "./common.js";
+import { el, api, gameName, inviteQuery, tilesWords } from "./common.js";
 import { tileSvg } from "./tiles.js";
 import { renderLayout } from "./layoutview.js";
 import { summaryElement, playSentence } from "./summary.js";
@@ -51,7 +51,7 @@ function render() {
   const wrap = $("board-wrap");
   renderLayout($("board"), f.layout.center ? f.layout : null, { width: Math.max(200, wrap.clientWidth), height: Math.max(160, wrap.clientHeight), unit: 32, fill: true,
     newest: f.event && (f.event.kind === "play" || f.event.kind === "lead") ? f.event.tile : null });
-  $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: f.layout.tiles.join(", "), sentence: f.layout.sentence }) : t("web.layout.empty"));
+  $("board").setAttribute("aria-label", f.layout.tiles.length ? t("web.layout.aria", { tiles: tilesWords(f.layout.tiles), sentence: f.layout.sentence }) : t("web.layout.empty"));
   $("stock").textContent = data.drawing ? t("web.table.stock", { n: f.stock }) : t("web.table.no_stock");
   $("scores-line").textContent = f.scores.map((s, side) => `${sideLabel(side)}: ${s}`).join(" · ");
   const hands = $("hands");
@@ -59,7 +59,7 @@ function render() {
   f.hands.forEach((hand, i) => {
     hands.append(el("div", { class: `replay-hand${f.turn === i ? " turn" : ""}` },
       el("strong", {}, f.turn === i ? `▶ ${seatLabel(i)}` : seatLabel(i)),
-      el("div", { class: "tiles", role: "img", "aria-label": hand.join(", ") }, hand.map((tile) => tileSvg(tile))),
+      el("div", { class: "tiles", role: "img", "aria-label": tilesWords(hand) }, hand.map((tile) => tileSvg(tile))),
       el("span", { class: "muted" }, plural("web.seat.tiles", hand.length))));
   });
   const sum = $("summary");

@@ -1,7 +1,7 @@
 // The rules of the five games, from the catalogue (rules.<game>.*), with worked examples drawn
 // by the same layout renderer as the table (the seeds' diagrams).
 import { t, points, has } from "./i18n.js";
-import { el, svg } from "./common.js";
+import { el, svg, tilesWords } from "./common.js";
 import { renderLayout } from "./layoutview.js";
 
 export const GAMES = ["all-fives", "fives-and-threes", "muggins", "draw", "block"];
@@ -19,7 +19,7 @@ async function example(game, actions, caption) {
     const ex = data.layout;
     const sum = ex.contributions.map((c) => c.counted).join(" + ") || "0";
     const sentence = t("common.scoring_sentence", { sum, total: ex.ends_total, points: points(data.points) });
-    s.setAttribute("aria-label", `${ex.tiles.join(", ")}: ${sentence}`);
+    s.setAttribute("aria-label", `${tilesWords(ex.tiles)}: ${sentence}`);
     cap.append(el("strong", {}, sentence), caption ? ` — ${caption}` : "");
   } catch {
     cap.textContent = caption || "";

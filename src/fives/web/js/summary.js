@@ -2,7 +2,7 @@
 // rounding, who is paid, half points, the hand-ending point, a discarded event over 61. Words
 // from the catalogue only; every count agrees with its noun.
 import { t, plural, points, pips } from "./i18n.js";
-import { el } from "./common.js";
+import { el, tilesWords } from "./common.js";
 import { tileSvg } from "./tiles.js";
 
 // One play as every page tells it: who, the tile, the end, and where the ends score the seeds'
@@ -80,7 +80,7 @@ export function summaryLines(s, ctx) {
 
 function tilesLeft(hand) {
   if (!hand.length) return el("span", { class: "muted" }, "—");
-  return el("span", { class: "left-tiles", role: "img", "aria-label": hand.join(", "), title: hand.join(", ") },
+  return el("span", { class: "left-tiles", role: "img", "aria-label": tilesWords(hand), title: hand.join(", ") },
     hand.map((tile) => tileSvg(tile, { cls: "mini-face" })));
 }
 

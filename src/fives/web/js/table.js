@@ -3,7 +3,7 @@
 // back the action chosen. No rules here: legality, scoring and summaries come from the server,
 // and what a game is like (scoring, spinner, drawing, pass or knock, score sheet) from its info.
 import { initI18n, t, points, plural, pickLang } from "./i18n.js";
-import { el, getName, setName, tokenKey, inviteKey, inviteQuery, gameName, seatName, seatShort, sideName, toast, copyText } from "./common.js";
+import { el, getName, setName, tokenKey, inviteKey, inviteQuery, gameName, seatName, seatShort, sideName, toast, copyText, tileWords, tilesWords } from "./common.js";
 import { tileSvg, tileBack } from "./tiles.js";
 import { renderLayout, arrowOf, ARROW } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
@@ -408,7 +408,7 @@ function renderBoard() {
     onEnd: (end) => playOption(selected, end),
   });
   const label = view && view.layout.tiles.length
-    ? t("web.layout.aria", { tiles: view.layout.tiles.join(", "), sentence: view.layout.sentence })
+    ? t("web.layout.aria", { tiles: tilesWords(view.layout.tiles), sentence: view.layout.sentence })
     : t("web.layout.empty");
   board.setAttribute("aria-label", label);
   pointEndButtons(drawn);
@@ -470,7 +470,7 @@ function renderHand() {
   view.hand.forEach((tile, k) => {
     const playable = choosing && optionsFor(tile).length > 0;
     const isSel = selected === tile;
-    const label = t(playable ? "web.tile.playable" : "web.tile.plain", { tile }) + (isSel ? ` · ${t("web.tile.selected")}` : "");
+    const label = t(playable ? "web.tile.playable" : "web.tile.plain", { tile: tileWords(tile) }) + (isSel ? ` · ${t("web.tile.selected")}` : "");
     const b = el("button", {
       type: "button",
       class: `hand-tile${playable ? " playable" : ""}${isSel ? " selected" : ""}`,
