@@ -44,8 +44,8 @@ def _same(a: View, b: View) -> None:
     assert [(h.seat, h.action, h.tile, h.ends) for h in b.history] == [
         (h.seat, h.action, h.tile, h.ends) for h in a.history
     ]
-    if not a.config.game.exact_target:
-        assert [h.points for h in b.history] == [h.points for h in a.history]
+    # each play's points as the engine counted them, Fives and Threes' discarded ones too
+    assert [h.points for h in b.history] == [h.points for h in a.history]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -129,3 +129,57 @@ def test_a_drawn_double_blank_is_shown_to_its_drawer_alone() -> None:
     other = view_of(state, 0).history[-1]
     assert drawer.action.kind == "draw" and str(drawer.tile) == "0-0"
     assert other.action.kind == "draw" and other.tile is None
+
+
+def test_a_fives_and_threes_play_past_61_is_read_as_scoring_nothing() -> None:
+    """FT-10 read from a view's JSON: a play whose points would take its side past 61 scored
+    nothing, though its ends count (its JSON was read as scoring them: issue 42's mutation run
+    of core/view.py). Read forwards from the round's start; the end point of the play that
+    ends the round counts with it."""
+    seen = 0
+    for seed in range(40):
+        for view in _views("fives-and-threes", 2, seed):
+            back = View.from_json(view.to_json(), [str(a) for a in view.legal] or None)
+            for mine, read in zip(view.history, back.history, strict=True):
+                assert read.points == mine.points, (seed, str(mine.action))
+                raw = view.config.game.play_points[mine.ends] if mine.ends is not None else 0
+                seen += raw > 0 and mine.points == 0
+    assert seen > 0  # plays that would have scored and did not were read
+
+
+def test_only_the_seat_to_act_is_given_the_legal_actions() -> None:
+    """The legal actions are the mover's, exactly the engine's; every other seat gets none;
+    at a round's end nobody is to act; a seat the table does not have is refused."""
+    rng = random.Random(8)
+    state = State(Config.make("muggins", 3))
+    state.deal_next(rng)
+    for _ in range(4):
+        mover = state.turn
+        assert view_of(state, mover).legal == tuple(state.legal_actions())
+        assert view_of(state, mover).turn == mover
+        for other in set(range(3)) - {mover}:
+            assert view_of(state, other).legal == ()
+        state.apply(state.legal_actions()[0])
+    for bad in (3, -1):
+        with pytest.raises(ValueError, match=f"^no seat {bad} at a 3-player table$"):
+            view_of(state, bad)
+    while state.round_end is None:
+        state.apply(state.legal_actions()[0])
+    assert view_of(state, 0).turn is None and view_of(state, 0).legal == ()
+
+
+def test_a_view_starts_each_round_from_the_last_ones_scores_and_names_the_winner() -> None:
+    rng = random.Random(3)
+    state = State(Config.make("all-fives", 2, target=60))
+    state.deal_next(rng)
+    assert view_of(state, 0).round_start_scores == (0, 0)
+    while not state.over:
+        if state.needs_deal():
+            before = tuple(state.scores)
+            state.deal_next(rng)
+            assert view_of(state, 1).round_start_scores == before
+            continue
+        state.apply(state.legal_actions()[0])
+    view = view_of(state, 0)
+    assert view.over and view.winner == state.winner is not None
+    assert view.hand == tuple(sorted(view.hand)) and view_of(state, None).hand == ()

@@ -224,9 +224,24 @@ def _view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
         points = game.play_points[total]
         plays.append((len(history), config.side_of(who), points))
         history.append(HistoryItem(who, action, total, points))
-    if game.exact_target:
-        # FT-10, read backwards from the scores now: a play that would have to have started
-        # below zero was discarded.
+    round_start = _scores(data.get("round_start_scores"), config.sides, ())
+    if game.exact_target and round_start:
+        # FT-10, read forwards from the round's start: a play whose points (with the hand-ending
+        # point, for the play that ended the round) would pass the target scored nothing
+        now = list(round_start)
+        end_raw = data.get("end")
+        ended_by = plays[-1][0] if plays and isinstance(end_raw, Mapping) and \
+            end_raw.get("reason") == "domino" else None
+        for index, side, points in plays:
+            event = points + (game.domino_bonus if index == ended_by else 0)
+            if event and now[side] + event > config.target:
+                old = history[index]
+                history[index] = HistoryItem(old.seat, old.action, old.ends, 0)
+            else:
+                now[side] += event
+    elif game.exact_target:
+        # FT-10 for a host that sends no round_start_scores, read backwards from the scores
+        # now: a play that would have to have started below zero was discarded.
         now = list(scores)
         for index, side, points in reversed(plays):
             if not points:
@@ -263,7 +278,7 @@ def _view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
         over=bool(data.get("over", False)),
         winner=data.get("winner"),
         out=_out(data, hand_sizes, layout.count > 0),
-        round_start_scores=_scores(data.get("round_start_scores"), config.sides, ()),
+        round_start_scores=round_start,
     )
 
 
