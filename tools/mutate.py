@@ -36,7 +36,7 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/core/errors.py": ["tests/test_input_errors.py", "tests/test_rejections.py"],
     "src/fives/core/render.py": ["tests/test_render.py", "tests/bridges/test_pettingzoo_bridge.py"],
     "src/fives/core/pickling.py": ["tests/test_lookahead.py", "tests/test_config_header.py"],
-    "src/fives/core/tiles.py": ["tests/test_rules.py", "tests/test_rejections.py"],
+    "src/fives/core/tiles.py": ["tests/test_notation.py", "tests/test_rules.py", "tests/test_rejections.py"],
     "src/fives/core/view.py": ["tests/test_view.py", "tests/test_view_from_json.py"],
     "src/fives/core/record.py": ["tests/test_examples.py", "tests/test_rules.py"],
     "src/fives/core/layout.py": ["tests/test_rules.py", "tests/test_properties.py"],
