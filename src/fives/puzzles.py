@@ -107,6 +107,8 @@ def judge(view: View, seed: int, screen: dict[str, float | None] | None = None,
 
 #: at most this many puzzles from one match of people, and this many deeper searches for them
 MINED_PER_MATCH, MINE_CONFIRMS = 2, 6
+#: how a mined puzzle's id begins (the shipped ones begin with their game and players)
+MINED_PREFIX = "m-"
 
 
 def mine(record: Record, decisions: Sequence[dict[str, Any]], source: str,
@@ -137,7 +139,7 @@ def mine(record: Record, decisions: Sequence[dict[str, Any]], source: str,
                 if judged is not None:
                     answer, values, margin = judged
                     found.append(Puzzle(
-                        f"m-{source}-{i + 1}-{k + 1}", record.config.game.name,
+                        f"{MINED_PREFIX}{source}-{i + 1}-{k + 1}", record.config.game.name,
                         record.config.players, record.config.teams, view.to_json(), answer,
                         values, margin, {"round": i + 1, "action": k + 1}))
             state.play(Action.parse(text))

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from fives.puzzles import Puzzle, daily, load, puzzle_by_id
+from fives.puzzles import MINED_PREFIX, Puzzle, daily, load, puzzle_by_id
 from fives.server.identity import Identities
 from fives.server.messages import ClientError
 from fives.server.ratings import MODEL, PROVISIONAL_SIGMA, shown
@@ -48,6 +48,10 @@ _LOOK_AHEAD = 60
 PROVISIONAL_TRIES = 10
 
 
+#: a rating nobody has moved yet: the ladder's start (1500 shown)
+START = (MODEL.mu, MODEL.sigma)
+
+
 def rate_puzzle(player: PuzzleRating, puzzle: PuzzleRating,
                 solved: bool) -> tuple[tuple[float, float], tuple[float, float]]:
     """One answer as a match of two: the player first if they solved it, the puzzle first if
@@ -58,15 +62,9 @@ def rate_puzzle(player: PuzzleRating, puzzle: PuzzleRating,
     return (mine.mu, mine.sigma), (its.mu, its.sigma)
 
 
-#: a rating nobody has moved yet: the ladder's start (1500 shown)
-START = (MODEL.mu, MODEL.sigma)
-
-
 def puzzle_rating_json(r: PuzzleRating | None) -> dict[str, Any]:
-    """A player's puzzle rating as shown (1500 and provisional before any try)."""
-    if r is None:
-        return {"rating": shown(MODEL.mu), "provisional": True, "tries": 0, "solved": 0,
-                "streak": 0, "best_streak": 0}
+    """A player's puzzle rating as shown (the start, provisional, before any try)."""
+    r = r or PuzzleRating("", *START)
     return {"rating": shown(r.mu), "provisional": r.tries < PROVISIONAL_TRIES
             or r.sigma > PROVISIONAL_SIGMA, "tries": r.tries, "solved": r.solved,
             "streak": r.streak, "best_streak": r.best_streak}
@@ -90,12 +88,12 @@ class _Sequence:
         self.read = time.monotonic()
         mined = [Puzzle(**doc) for doc in await self.store().mined_puzzles()]
         self.mined = {p.id: p for p in mined}
-        self.order = self.shipped + [p.id for p in mined if puzzle_by_id(p.id) is None]
+        self.order = self.shipped + [p.id for p in mined]
         self.place = {pid: i for i, pid in enumerate(self.order)}
 
     async def find(self, puzzle_id: str) -> Puzzle | None:
         found = puzzle_by_id(puzzle_id) or self.mined.get(puzzle_id)
-        if found is None and puzzle_id.startswith("m-"):
+        if found is None and puzzle_id.startswith(MINED_PREFIX):
             doc = await self.store().mined_puzzle(puzzle_id)
             found = Puzzle(**doc) if doc else None
         return found
@@ -113,7 +111,7 @@ def puzzle_routes(store: Callable[[], Store]) -> list[Route]:
         strength = await store().puzzle_strength(puzzle.id)
         await puzzles.refresh()
         doc: dict[str, Any] = {
-            **puzzle.public(), "count": len(puzzles.order), "mined": puzzle.id.startswith("m-"),
+            **puzzle.public(), "count": len(puzzles.order), "mined": puzzle.id.startswith(MINED_PREFIX),
             **extra,
             "puzzle_rating": shown(strength.mu) if strength else shown(MODEL.mu),
             "puzzle_tries": strength.tries if strength else 0}
