@@ -38,7 +38,7 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/core/pickling.py": ["tests/test_lookahead.py", "tests/test_config_header.py"],
     "src/fives/core/tiles.py": ["tests/test_notation.py", "tests/test_rules.py", "tests/test_rejections.py"],
     "src/fives/core/view.py": ["tests/test_view.py", "tests/test_view_from_json.py"],
-    "src/fives/core/record.py": ["tests/test_examples.py", "tests/test_rules.py", "tests/test_rejections.py",
+    "src/fives/core/record.py": ["tests/test_record_io.py", "tests/test_examples.py", "tests/test_rules.py", "tests/test_rejections.py",
                                  "tests/test_input_errors.py", "tests/test_replay_lang.py"],
     "src/fives/core/layout.py": ["tests/test_rules.py", "tests/test_properties.py"],
     "src/fives/core/games.py": ["tests/test_rules.py", "tests/test_config_header.py"],

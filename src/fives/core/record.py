@@ -96,8 +96,6 @@ class Record:
                 key="malformed_json",
                 params={"line": exc.lineno, "column": exc.colno},
             ) from None
-        except UnicodeDecodeError:
-            raise RecordError("malformed JSON: not UTF-8 text", key="not_utf8") from None
         except RecursionError:
             raise RecordError("malformed JSON: nested too deeply", key="nested_too_deep") from None
         except ValueError as too_long:  # (one name per exception type: compiled, one type)
@@ -205,26 +203,20 @@ def replay_state(record: Record) -> State:
             raise RecordError(
                 "the match is already over; no more rounds", round_no=i, key="no_more_rounds"
             )
-        if i > 0 and state.round_end is None:
-            raise RecordError(
-                "the previous round has not ended, so no new round can start",
-                round_no=i,
-                key="previous_round_unfinished",
-            )
-        try:
+        try:  # (a round before the previous one ended is the engine's DealError too)
             state.start_round(rnd.hands, rnd.stock, rnd.leader)
         except DealError as bad_deal:
             raise RecordError(
                 str(bad_deal), round_no=i, key=bad_deal.key, params=bad_deal.params
             ) from None
         for k, text in enumerate(rnd.actions):
-            seat = state.turn if state.turn >= 0 else None
             if state.round_end is not None:
                 why = "the match is over" if state.over else "the round is over"
                 key = "no_more_actions_match" if state.over else "no_more_actions_round"
                 raise RecordError(
                     f"{why}; no more actions", round_no=i, action_no=k, action=text, key=key
                 )
+            seat = state.turn  # someone is to act in a round that has not ended
             try:
                 action = Action.parse(text)
             except NotationError as bad_notation:

@@ -11,6 +11,7 @@ import { renderRulesInto } from "./rules.js";
 import { summaryElement, scoreList, playSentence } from "./summary.js";
 import { sizeHand, draggable, dragging, handledByPointer } from "./hand.js";
 import { setupSound, turnSignal } from "./notify.js";
+import { renderBoardText } from "./boardtext.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -37,6 +38,9 @@ let lastEventN = -1;
 let sentN = -1;
 let casualTold = null; // the reason this rated match is casual, once told
 let byKeys = false; // the player's last choice was made with the keyboard
+const TEXT_BOARD_KEY = "fives.textBoard";
+let textBoard = localStorage.getItem(TEXT_BOARD_KEY) === "on"; // the board in words, not drawn
+let clockSaid = null; // the last seconds already said this turn: { n, secs }
 
 // -- connection -------------------------------------------------------------------------
 
@@ -412,6 +416,7 @@ function renderBoard() {
     : t("web.layout.empty");
   board.setAttribute("aria-label", label);
   pointEndButtons(drawn);
+  showTextBoard();
   const stock = $("stock");
   stock.replaceChildren();
   if (last.info.drawing && view) {
@@ -422,6 +427,25 @@ function renderBoard() {
   const legend = legendItems();
   $("legend").replaceChildren(...legend);
   $("help-legend").replaceChildren(...legendItems());
+}
+
+// The board in words in the drawing's place, for a screen reader or anyone who reads better
+// than they look (a setting kept per browser; T or the header's button switches it).
+function showTextBoard() {
+  const box = $("board-text");
+  const button = $("text-board-btn");
+  button.setAttribute("aria-pressed", textBoard ? "true" : "false");
+  document.querySelector(".board-area").classList.toggle("text-mode", textBoard);
+  box.hidden = !textBoard;
+  if (!textBoard || !last || !last.view) return;
+  renderBoardText(box, last.view, { nameOf, mine: isMyTurn() && sentN !== last.n, drawing: Boolean(last.info.drawing) });
+}
+
+function toggleTextBoard() {
+  textBoard = !textBoard;
+  localStorage.setItem(TEXT_BOARD_KEY, textBoard ? "on" : "off");
+  if (last && !$("game").hidden) renderBoard();
+  else showTextBoard();
 }
 
 // An end's button points the way its end grows on the board as drawn: once a line turns a
@@ -680,6 +704,7 @@ function renderClock() {
       c.setAttribute("title", t("web.clock.seconds", { n: secs }));
     });
     if (clock.seat === mySeat) {
+      sayLastSeconds(secs);
       youClock.hidden = false;
       youClock.replaceChildren(el("span", { class: "clock-bar", style: `width:${(frac * 100).toFixed(1)}%` }),
         el("span", { class: "clock-text" }, t("web.clock.yours", { n: secs })));
@@ -688,6 +713,21 @@ function renderClock() {
   };
   tick();
   clockTimer = setInterval(tick, 250);
+}
+
+// The clock's last seconds, said once each to a screen reader (a sighted player sees the bar
+// turn red): at 10 and at 5 seconds left of one's own turn.
+const SAY_AT = [10, 5];
+
+function sayLastSeconds(secs) {
+  const at = SAY_AT.find((s) => secs <= s && secs > s - 1);
+  if (at == null || (clockSaid && clockSaid.n === last.n && clockSaid.secs <= at)) return;
+  if (!isMyTurn() || sentN === last.n) return;
+  clockSaid = { n: last.n, secs: at };
+  // emptied first: the same words on the next turn are a change a screen reader announces
+  const say = $("clock-say");
+  say.textContent = "";
+  setTimeout(() => { say.textContent = plural("web.clock.left", at); }, 50);
 }
 
 // -- scores (the side panel on wide screens, a sheet on phones) --------------------------
@@ -1003,6 +1043,7 @@ function wire() {
   $("panel-close").addEventListener("click", () => { openPanel(false); $("panel-btn").focus(); });
   $("join-form").addEventListener("submit", (e) => e.preventDefault());
   setupSound($("sound-btn"));
+  $("text-board-btn").addEventListener("click", toggleTextBoard);
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", () => { byKeys = false; }, true);
   $("panel-backdrop").addEventListener("click", () => openPanel(false));
@@ -1047,6 +1088,7 @@ function onKey(e) {
   }
   if (key === "Escape" && selected) { selected = null; render(); }
   if ((key === "h" || key === "H") && canAskHint()) { e.preventDefault(); askHint(); }
+  if (key === "t" || key === "T") { e.preventDefault(); toggleTextBoard(); }
 }
 
 async function main() {
