@@ -192,3 +192,56 @@ def test_the_clocks_last_seconds_are_said_once_in_the_pages_language(
         assert not re.search(r"[A-Za-z]", " ".join(lines)), lines  # no Latin letter
     page.screenshot(path=str(shots / f"text-board-phone-{lang}.png"))
     context.close()
+
+
+SIGNALS = """
+window.signals = { tones: 0, buzzes: [] };
+Object.defineProperty(Navigator.prototype, "vibrate", {
+  configurable: true,
+  value(pattern) { window.signals.buzzes.push(pattern); return true; },
+});
+const realOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  const osc = realOscillator.call(this);
+  const start = osc.start.bind(osc);
+  osc.start = (...args) => { window.signals.tones += 1; return start(...args); };
+  return osc;
+};
+"""
+
+
+def test_sound_and_vibration_are_off_until_turned_on_and_then_kept(
+        browser: Browser, live_server: str, shots: Path) -> None:
+    """Off by default: a scoring play and one's clock at its last 5 seconds make no sound and no
+    vibration. Turned on (the header's sound button, the panel's vibration box), kept across a
+    reload: the score chimes, the low clock vibrates once."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context.add_init_script(SIGNALS)
+    page = context.new_page()
+    pos = position("all-fives", 2, seed=4, min_layout=3, scored=True)
+    msg = state_message(pos, "en")
+    msg["info"]["clock"] = {"seat": 0, "remaining": 5_600, "total": 15_000}
+    told = dict(msg, event=pos.event)
+    serve(context, [dict(msg, event=None), told])
+    page.goto(f"{live_server}/t/synthetic")
+    page.wait_for_selector("#hand .hand-tile", state="visible")
+    expect(page.locator("#clock-say")).to_have_text("5 seconds left", timeout=3000)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.signals") == {"tones": 0, "buzzes": []}
+    # turned on
+    page.click("#sound-btn")
+    page.click("#panel-btn")
+    expect(page.locator("#vibrate-row")).to_be_visible()
+    page.screenshot(path=str(shots / "settings-phone-en.png"))
+    page.check("#vibrate-on")
+    assert page.evaluate("() => [localStorage.getItem('fives.sound'),"
+                         " localStorage.getItem('fives.vibrate')]") == ["on", "on"]
+    page.reload()
+    page.wait_for_selector("#hand .hand-tile", state="visible")
+    expect(page.locator("#clock-say")).to_have_text("5 seconds left", timeout=3000)
+    page.wait_for_timeout(300)
+    signals = page.evaluate("() => window.signals")
+    assert signals["buzzes"] == [[80, 60, 80]], signals  # once, at the last 5 seconds
+    assert signals["tones"] >= 2, signals  # the scoring play's chime (and the turn's)
+    assert page.is_checked("#vibrate-on")
+    context.close()

@@ -75,10 +75,12 @@ def fast_settings(db: str, **kw: Any) -> Settings:
 
 
 @contextlib.contextmanager
-def running_server(settings: Settings, store: Any = None) -> Iterator[str]:
-    """Serve the app on a free loopback port in a thread; yield its base URL."""
+def running_server(settings: Settings, store: Any = None, port: int = 0) -> Iterator[str]:
+    """Serve the app on a free loopback port (or ``port``: a server started again where a
+    browser knew the last one) in a thread; yield its base URL."""
     sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
     port = sock.getsockname()[1]
     config = uvicorn_config(create_app(settings, store), settings, log_level="critical")
     server = uvicorn.Server(config)

@@ -36,6 +36,7 @@ from fives.server.cluster.remote import ClusterDown, RemoteTable
 from fives.server.conn import Conn
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
 from fives.server.identity import Identities, first_visit
+from fives.server.installable import OFFLINE, manifest_response, worker_response
 from fives.server.manager import TableManager, player_count
 from fives.server.messages import REFUSALS, ClientError, error_message, parse_message
 from fives.server.metrics import CONNECTIONS, CONTENT_TYPE, TABLES, exposition
@@ -172,7 +173,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return _error(request, ClientError("bad_lang"), 404)
-        return assets.catalogue(request, lang)
+        return assets.catalogue(request, lang, rules=request.url.path.endswith("/rules"))
+
+    # installed on the home screen (fives.server.installable)
+    async def web_manifest(request: Request) -> Response:
+        return manifest_response(request, assets)
+
+    async def worker(request: Request) -> Response:
+        return worker_response(request, assets)
+
+    async def offline(request: Request) -> Response:
+        return assets.page(request, "offline.html")
 
     async def api_meta(request: Request) -> Response:
         games = {
@@ -556,9 +567,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         *puzzle_routes(lambda: manager().store),
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
+        Route("/manifest.webmanifest", web_manifest),
+        Route("/sw.js", worker),
+        Route(OFFLINE, offline),
         Route("/healthz", healthz),
         Route("/metrics", metrics),
         Route("/api/i18n/{lang}", api_i18n),
+        Route("/api/i18n/{lang}/rules", api_i18n),
         Route("/api/meta", api_meta),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/mine", api_my_tables, methods=["POST"]),

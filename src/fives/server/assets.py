@@ -27,6 +27,13 @@ __all__ = ["FOREVER", "Assets", "PlainStatic", "VersionedStatic", "conditional"]
 
 #: the catalogue areas the browser reads (the terminal's and the replay command's stay home)
 BROWSER_AREAS = ("web", "common", "rules")
+#: the long texts of the rules (``rules.<game>.body`` ...): a catalogue of their own, fetched by
+#: the pages that show the rules when they show them (on a slow line, a third of the words)
+RULES_PARTS = ("body", "intro", "source")
+
+
+def _is_rules_text(key: str) -> bool:
+    return key.startswith("rules.") and key.rsplit(".", 1)[-1] in RULES_PARTS
 #: the Cache-Control of a URL whose content can never change
 FOREVER = "public, max-age=31536000, immutable"
 #: the Cache-Control of a URL whose content may change: keep it, but ask (ETag) before use
@@ -78,6 +85,7 @@ class Assets:
     version: str
     pages: dict[str, bytes]
     catalogues: dict[str, bytes]
+    rules: dict[str, bytes]
 
     @classmethod
     def load(cls, web: Path) -> Assets:
@@ -85,24 +93,23 @@ class Assets:
         parts: list[bytes] = []
         for path in files:
             parts += [path.relative_to(web).as_posix().encode(), path.read_bytes()]
-        catalogues = {
-            lang: json.dumps(
-                {"lang": lang, "languages": LANGUAGES, "messages": {
-                    key: text for key, text in catalogue(lang).items()
-                    if key.split(".", 1)[0] in BROWSER_AREAS
-                }},
-                ensure_ascii=False, separators=(",", ":"),
-            ).encode("utf-8")
-            for lang in LANGUAGES
-        }
+        def pack(lang: str, rules: bool) -> bytes:
+            messages = {key: text for key, text in catalogue(lang).items()
+                        if key.split(".", 1)[0] in BROWSER_AREAS and _is_rules_text(key) == rules}
+            return json.dumps({"lang": lang, "languages": LANGUAGES, "messages": messages},
+                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+        catalogues = {lang: pack(lang, False) for lang in LANGUAGES}
+        rules = {lang: pack(lang, True) for lang in LANGUAGES}
         parts += [catalogues[lang] for lang in sorted(catalogues)]
+        parts += [rules[lang] for lang in sorted(rules)]
         version = _hash(*parts)[:12]
         pages = {
             path.name: path.read_bytes().replace(b'"/static/', f'"/static/{version}/'.encode())
             for path in files
             if path.parent == web and path.suffix == ".html"
         }
-        return cls(web, version, pages, catalogues)
+        return cls(web, version, pages, catalogues, rules)
 
     def page(self, request: Request, name: str, status: int = 200) -> Response:
         body = self.pages[name]
@@ -112,9 +119,10 @@ class Assets:
         return conditional(request, body, "text/html; charset=utf-8", REVALIDATE,
                            _hash(self.version.encode(), body)[:20])
 
-    def catalogue(self, request: Request, lang: str) -> Response:
-        """A language's catalogue: kept for a year when asked for under the current version
-        (``?v=``, as the pages do), else revalidated by its ETag."""
+    def catalogue(self, request: Request, lang: str, rules: bool = False) -> Response:
+        """A language's catalogue (or its rules' texts): kept for a year when asked for under
+        the current version (``?v=``, as the pages do), else revalidated by its ETag."""
         cache = FOREVER if request.query_params.get("v") == self.version else REVALIDATE
-        return conditional(request, self.catalogues[lang], "application/json", cache,
-                           f"{self.version}-{lang}")
+        body = self.rules[lang] if rules else self.catalogues[lang]
+        return conditional(request, body, "application/json", cache,
+                           f"{self.version}-{lang}" + ("-rules" if rules else ""))

@@ -1,28 +1,54 @@
 // The message catalogue in the browser: every word shown comes from /api/i18n/<lang>.
 let messages = {};
 export let lang = "en";
-export const LANGS = ["en", "hi"];
+const BOOT = window.fivesBoot || null; // js/boot.js: the language picked, its catalogue asked for
+export const LANGS = BOOT ? BOOT.langs : ["en", "hi"];
 
 // The client's version is in the URL this module was loaded from (/static/<version>/js/...);
 // asked for under that version, the catalogue is cached for good and never fetched again.
 const VERSION = (new URL(import.meta.url).pathname.match(/^\/static\/([0-9a-f]{8,})\//) || [])[1] || "";
 
+// The language: one chosen here before, else the browser's first we have, else English
+// (js/boot.js holds the rule: it chose before the modules arrived).
 export function pickLang() {
-  const saved = localStorage.getItem("fives.lang");
-  if (LANGS.includes(saved)) return saved;
-  for (const l of navigator.languages || [navigator.language || "en"]) {
-    const code = String(l).toLowerCase().split("-")[0];
-    if (LANGS.includes(code)) return code;
-  }
-  return "en";
+  return BOOT ? BOOT.pick() : "en";
 }
 
 export async function loadLang(l) {
-  const r = await fetch(`/api/i18n/${l}${VERSION ? `?v=${VERSION}` : ""}`);
-  const data = await r.json();
+  let data = null;
+  if (BOOT && BOOT.catalogue && BOOT.lang === l) {
+    data = await BOOT.catalogue; // fetched while the modules were on their way
+    BOOT.catalogue = null;
+  }
+  if (!data) {
+    const r = await fetch(`/api/i18n/${l}${VERSION ? `?v=${VERSION}` : ""}`);
+    data = await r.json();
+  }
   messages = data.messages;
+  rulesLang = null;
   lang = l;
   document.documentElement.lang = l;
+}
+
+// The rules' long texts, a catalogue of their own: fetched by a page when it shows the rules
+// (once a language; a switch of language asks again).
+let rulesLang = null;
+
+export async function loadRules() {
+  if (rulesLang === lang) return;
+  const want = lang;
+  let data = null;
+  if (BOOT && BOOT.rules && BOOT.lang === want) {
+    data = await BOOT.rules; // asked for with the page (js/boot.js)
+    BOOT.rules = null;
+  }
+  if (!data) {
+    const r = await fetch(`/api/i18n/${want}/rules${VERSION ? `?v=${VERSION}` : ""}`);
+    data = await r.json();
+  }
+  if (want !== lang) return; // switched meanwhile: the new language's rules are asked for
+  Object.assign(messages, data.messages);
+  rulesLang = want;
 }
 
 export function t(key, params = {}) {
@@ -88,6 +114,7 @@ export function setupLangSwitch(onChange) {
     localStorage.setItem("fives.lang", next);
     await loadLang(next);
     applyI18n();
+    installable();
     label();
     if (onChange) onChange(next);
   });
@@ -98,4 +125,16 @@ export async function initI18n(onChange) {
   applyI18n();
   setupLangSwitch(onChange);
   document.body.classList.add("ready");
+  installable();
+}
+
+// Installable (issue 29): the manifest in the page's language, and the service worker that
+// keeps the shell and the offline page (where the browser allows one: https or this machine).
+function installable() {
+  const link = document.querySelector('link[rel="manifest"]');
+  if (link) link.setAttribute("href", `/manifest.webmanifest?lang=${lang}`);
+  if (!("serviceWorker" in navigator)) return;
+  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }

@@ -318,15 +318,45 @@ async function refresh() {
   $("no-tables").hidden = open.length > 0;
 }
 
+// The table's code (its page's modules, tests/server/test_installable.py checks the list),
+// fetched ahead so that "Play now" waits only for the table: at once on a fast line; on a slow
+// or metered one only when the player starts to use a form (who only looks pays nothing).
+const TABLE_CODE = ["table.js", "tiles.js", "layoutview.js", "scores.js", "summary.js", "hand.js",
+  "notify.js", "boardtext.js"];
+let tableFetched = false;
+
+function fetchTableCode() {
+  if (tableFetched) return;
+  tableFetched = true;
+  for (const name of TABLE_CODE) {
+    document.head.append(el("link", { rel: "prefetch", href: new URL(`./${name}`, import.meta.url).pathname }));
+  }
+}
+
+function fetchTableCodeWhenWise() {
+  const line = navigator.connection;
+  if (!line || (!line.saveData && line.effectiveType === "4g")) {
+    if (document.readyState === "complete") fetchTableCode();
+    else window.addEventListener("load", fetchTableCode, { once: true });
+    return;
+  }
+  for (const form of ["quick-form", "create-form"]) {
+    for (const kind of ["pointerdown", "focusin"]) $(form).addEventListener(kind, fetchTableCode, { once: true });
+  }
+}
+
 async function main() {
   // the forms never submit natively, even when used before the page has finished loading
   $("create-form").addEventListener("submit", create);
   $("quick-form").addEventListener("submit", playNow);
   $("pair-form").addEventListener("submit", (e) => e.preventDefault());
-  await initI18n(() => { if (meta) { fillGames(); fillPairPlayers(); } refresh(); });
-  [meta, me, botRatings] = await Promise.all([api("/api/meta"),
+  fetchTableCodeWhenWise();
+  // asked for while the words load: on a slow line each wait in turn is a round trip
+  const loading = Promise.all([api("/api/meta"),
     api("/api/me").then((r) => r.player).catch(() => null),
     api("/api/bot-ratings").then((r) => r.ratings).catch(() => ({}))]);
+  await initI18n(() => { if (meta) { fillGames(); fillPairPlayers(); } refresh(); });
+  [meta, me, botRatings] = await loading;
   if (me) {
     // this browser is known: its name is its identity's (changed on the profile page)
     $("name").value = me.label;

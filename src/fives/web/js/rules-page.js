@@ -1,4 +1,4 @@
-import { initI18n, t } from "./i18n.js";
+import { initI18n, t, loadRules } from "./i18n.js";
 import { el } from "./common.js";
 import { GAMES, renderRulesInto } from "./rules.js";
 
@@ -6,6 +6,7 @@ const parts = location.pathname.split("/").filter(Boolean);
 const game = GAMES.includes(parts[1]) ? parts[1] : "all-fives";
 
 async function render() {
+  await loadRules();
   document.title = `${t(`rules.${game}.title`)} · fives`;
   document.getElementById("rules-nav").replaceChildren(...GAMES.map((g) => el("li", {},
     el("a", { href: `/rules/${g}`, "aria-current": g === game ? "page" : null }, t(`common.game.${g}`)))));

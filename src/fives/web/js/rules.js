@@ -1,6 +1,6 @@
 // The rules of the five games, from the catalogue (rules.<game>.*), with worked examples drawn
 // by the same layout renderer as the table (the seeds' diagrams).
-import { t, points, has } from "./i18n.js";
+import { t, points, has, loadRules } from "./i18n.js";
 import { el, svg, tilesWords } from "./common.js";
 import { renderLayout } from "./layoutview.js";
 
@@ -31,6 +31,7 @@ async function example(game, actions, caption) {
 // blank lines between paragraphs. Its headings are one level under the place's own (h2 under the
 // rules page's h1, h3 under the table's rules dialog's h2): a screen reader's outline has no gap.
 export async function renderRulesInto(container, game, level = 2) {
+  await loadRules();
   container.replaceChildren();
   const text = t(`rules.${game}.body`);
   const blocks = text.split(/\n\s*\n/);

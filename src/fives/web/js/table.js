@@ -7,10 +7,9 @@ import { el, getName, setName, tokenKey, inviteKey, inviteQuery, gameName, seatN
 import { tileSvg, tileBack } from "./tiles.js";
 import { renderLayout, arrowOf, ARROW } from "./layoutview.js";
 import { tallySheet, track61 } from "./scores.js";
-import { renderRulesInto } from "./rules.js";
 import { summaryElement, scoreList, playSentence } from "./summary.js";
 import { sizeHand, draggable, dragging, handledByPointer } from "./hand.js";
-import { setupSound, turnSignal } from "./notify.js";
+import { setupSound, setupVibrate, turnSignal, scoreSignal, clockLowSignal } from "./notify.js";
 import { renderBoardText } from "./boardtext.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -53,12 +52,26 @@ let heard = 0; // when the line last said anything (Date.now())
 let fresh = false; // the next state is the first since the line was opened
 let pending = null; // the action sent and not yet answered: { action, n }
 
+// The line js/boot.js opened with the page, if it is the one this would dial and not closed.
+function earlyLine(url) {
+  const boot = window.fivesBoot;
+  const opened = boot && boot.socket;
+  if (boot) boot.socket = null;
+  if (!opened || opened.line.url !== url || opened.line.readyState > WebSocket.OPEN) {
+    if (opened) opened.line.close();
+    return null;
+  }
+  return opened;
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const lang = pickLang();
-  const line = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${lang}`);
+  const url = new URL(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${lang}`).href;
+  const adopted = earlyLine(url);
+  const line = adopted ? adopted.line : new WebSocket(url);
   ws = line;
-  line.addEventListener("open", () => {
+  const opened = () => {
     if (ws !== line) return;
     retry = 400;
     sentN = -1;
@@ -69,15 +82,19 @@ function connect() {
     if (token) hello.token = token;
     if (invite) hello.invite = invite;
     line.send(JSON.stringify(hello));
-  });
-  line.addEventListener("message", (e) => {
+  };
+  const onLine = (e) => {
     if (ws !== line) return; // a line given up on
     heard = Date.now();
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
     if (ready) onMessage(msg);
     else early.push(msg);
-  });
+  };
+  if (adopted) adopted.takeOver().forEach(onLine);
+  line.addEventListener("message", onLine);
+  if (line.readyState === WebSocket.OPEN) opened();
+  else line.addEventListener("open", opened);
   line.addEventListener("close", (e) => {
     if (ws !== line) return;
     ws = null;
@@ -724,6 +741,7 @@ function sayLastSeconds(secs) {
   if (at == null || (clockSaid && clockSaid.n === last.n && clockSaid.secs <= at)) return;
   if (!isMyTurn() || sentN === last.n) return;
   clockSaid = { n: last.n, secs: at };
+  if (at === 5) clockLowSignal();
   // emptied first: the same words on the next turn are a change a screen reader announces
   const say = $("clock-say");
   say.textContent = "";
@@ -823,7 +841,10 @@ function tellEvent(ev, msg, again = false) {
     const text = () => playText(ev) + howText(ev);
     logLine(text);
     banner(text, ev.points > 0 ? "scored" : "", !again && ev.seat === mySeat && ev.how === "player");
-    if (ev.points > 0 && !again) flyPoints(ev.points, ev.seat);
+    if (ev.points > 0 && !again) {
+      flyPoints(ev.points, ev.seat);
+      scoreSignal();
+    }
     return;
   }
   if (ev.kind === "draw") {
@@ -1011,6 +1032,8 @@ async function openRules() {
   $("rules-page-link").href = `/rules/${game}`;
   keysHelp();
   openDialog($("rules-dialog"));
+  // the rules' code and words come when asked for: not on the way to a first move
+  const { renderRulesInto } = await import("./rules.js");
   await renderRulesInto($("rules-body"), game, 3);
 }
 
@@ -1044,6 +1067,7 @@ function wire() {
   $("join-form").addEventListener("submit", (e) => e.preventDefault());
   setupSound($("sound-btn"));
   $("text-board-btn").addEventListener("click", toggleTextBoard);
+  setupVibrate($("vibrate-on"), $("vibrate-row"));
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", () => { byKeys = false; }, true);
   $("panel-backdrop").addEventListener("click", () => openPanel(false));
