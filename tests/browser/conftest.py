@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from fives.bots import make_bot
@@ -24,7 +25,7 @@ from fives.core.games import Config
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, DRAW, PASS
 from fives.core.view import view_of
-from server.harness import fast_settings, running_server
+from server.harness import create_table, fast_settings, running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -173,3 +174,15 @@ def play_now_to_my_turn(page: Any, base: str, seed: int | None = None) -> list[s
         assert time.monotonic() < deadline, "never this page's turn"
         page.wait_for_timeout(40)
     return legal
+
+
+@pytest.fixture(scope="session")
+def finished(live_server: str) -> str:
+    """A short match of two bots to 60, played to its end: its table."""
+    table = str(create_table(live_server, game="all-fives", players=2, watch=True, target=60,
+                             turn_time=0, seats=[{"kind": "bot", "level": "random"}] * 2)["table"])
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{live_server}/api/matches/{table}/record", timeout=10).status_code != 200:
+        assert time.monotonic() < deadline, "the bots' match did not finish"
+        time.sleep(0.2)
+    return table

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -37,20 +35,6 @@ RUN = """async () => {
   return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.length, where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
 }"""
-
-
-@pytest.fixture(scope="module")
-def finished(live_server: str) -> str:
-    """A short match of two bots to 60, played to its end: its table."""
-    from server.harness import create_table
-
-    table = str(create_table(live_server, game="all-fives", players=2, watch=True, target=60,
-                             turn_time=0, seats=[{"kind": "bot", "level": "random"}] * 2)["table"])
-    deadline = time.monotonic() + 60
-    while httpx.get(f"{live_server}/api/matches/{table}/record", timeout=10).status_code != 200:
-        assert time.monotonic() < deadline, "the bots' match did not finish"
-        time.sleep(0.2)
-    return table
 
 
 def _match_over(lang: str) -> dict[str, Any]:
