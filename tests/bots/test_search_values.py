@@ -6,15 +6,15 @@ leave the same game."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 
 import pytest
 
-from fives.bots.search import endgame_ready, exact_value, halving_values, outcome_value
+from fives.bots.search import endgame_ready, exact_value, halving_values
 from fives.bots.transpose import action_classes
 from fives.core.games import Config
 from fives.core.state import State
 from fives.core.view import view_of
+from minimax import plain_minimax as _minimax
 from results_digest import decision_views
 
 #: (game, players, seed, decision): positions with four classes or more where the full
@@ -37,21 +37,6 @@ def test_successive_halving_keeps_the_better_half(game: str, players: int, seed:
     # the clear best survives every halving and is chosen
     chosen = max(half, key=lambda a: half[a])
     assert full[chosen] == best, (str(chosen), {str(a): round(v, 2) for a, v in full.items()})
-
-
-def _minimax(state: State, before: Sequence[float], side: int,
-             ours: Callable[[State], bool] | None = None) -> float:
-    """The rest of the round by plain minimax (no pruning) for ``side``: the seats that play
-    for it are ``ours`` (by default its partners too)."""
-    if state.turn < 0:
-        return outcome_value(state, before, side, 0.0)
-    values = []
-    for code in state.legal_codes():
-        st = state.copy()
-        st.apply_code(code)
-        values.append(_minimax(st, before, side, ours))
-    mine = ours(state) if ours is not None else state.config.side_of(state.turn) == side
-    return max(values) if mine else min(values)
 
 
 def _endgames(game: str, count: int) -> list[State]:

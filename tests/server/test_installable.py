@@ -93,3 +93,14 @@ def test_the_lobby_fetches_ahead_exactly_the_tables_modules() -> None:
     assert ahead == modules - shared
     imported = set(re.findall(r'from "\./([\w-]+\.js)"', (web / "js" / "table.js").read_text("utf-8")))
     assert imported <= modules  # every module the table imports is preloaded by its page
+
+
+def test_every_page_runs_boot_before_its_modules() -> None:
+    """js/boot.js picks the language the modules read: deferred and placed before the module
+    script, it runs first on every page (an async one once ran after them under load, and a
+    Hindi page came up in English)."""
+    web = Path(__file__).resolve().parents[2] / "src" / "fives" / "web"
+    for page in sorted(web.glob("*.html")):
+        text = page.read_text("utf-8")
+        boot = text.index('<script src="/static/js/boot.js" defer></script>')
+        assert boot < text.index('<script type="module"'), page.name

@@ -240,7 +240,7 @@ class IsmctsBot(Bot):
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
         )
-        return _with_prior(found, view, rng, self.prior)
+        return _with_prior(found, view, rng, self.prior, self.last_stats)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -289,7 +289,7 @@ class HalvingBot(Bot):
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
             stats=self.last_stats,
         )
-        return _with_prior(found, view, rng, self.prior)
+        return _with_prior(found, view, rng, self.prior, self.last_stats)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -303,10 +303,15 @@ def _beta(view: View, infer: bool) -> float:
 
 
 def _with_prior(
-    found: dict[Action, float], view: View, rng: random.Random, prior: float
+    found: dict[Action, float], view: View, rng: random.Random, prior: float,
+    stats: dict[str, float] | None = None,
 ) -> dict[Action, float]:
     """The search's values plus ``prior`` times medium's: the heuristic steadies the playouts'
-    noisy averages where moves are close."""
+    noisy averages where moves are close. Values the endgame solved exactly are not noisy: the
+    prior weighs only as much as the share of values that came from playouts (in an endgame
+    with every tile known, a heuristic's liking for points now overturned a solved margin)."""
+    if stats is not None:
+        prior *= 1.0 - stats.get("exact_share", 0.0)
     if not prior or len(found) < 2:
         return found
     hint = _MEDIUM.values(view, rng)

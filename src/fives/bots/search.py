@@ -198,6 +198,12 @@ def endgame_ready(state: State, max_tiles: int) -> bool:
     return sum(h.bit_count() for h in state.hands) <= max_tiles
 
 
+def endgame_view(view: View, max_tiles: int) -> bool:
+    """:func:`endgame_ready` for every world of ``view`` (it depends on public counts only)."""
+    return (view.config.sides == 2 and view.stock == 0
+            and sum(view.hand_sizes) <= max_tiles)
+
+
 def exact_value(state: State, before: Sequence[Score], side: int, match_weight: float,
                 alpha: float = -1e9, beta: float = 1e9) -> float:
     """Perfect-information minimax (alpha-beta) of the rest of the round, two sides only."""
@@ -442,14 +448,17 @@ def halving_values(
     below the worst survivor at most, so the best value is always a survivor's. With ``beta``
     > 0 the worlds are drawn by how well they explain the others' plays
     (:func:`inferred_worlds`); ``stats`` then gets ``ess_share``, the effective worlds per
-    candidate.
+    candidate, and ``exact_share``, the share of the values solved exactly.
     """
     started = time.process_time()
+    if stats is not None:
+        stats["exact_share"] = 0.0
     ready = _search_start(view)
     if isinstance(ready, dict):
         return ready
     side, classes, sampler = ready
     codes = [int(group[0]) for group in classes]
+    solved_worlds = 0
     k = len(codes)
     bonus = view.config.target * match_weight
     totals = [0.0] * k
@@ -474,6 +483,8 @@ def halving_values(
             seed = rng.getrandbits(32)
             before = world.scores[:]
             exact = endgame_tiles > 0 and endgame_ready(world, endgame_tiles)
+            if exact:
+                solved_worlds += 1
             for i in alive:
                 st = world.copy()
                 st.apply_code(codes[i])
@@ -496,6 +507,7 @@ def halving_values(
         stage = min(worlds, stage * 2)
     if stats is not None:
         stats["ess_share"] = stream.ess_share
+        stats["exact_share"] = solved_worlds / max(1, done)
     means = [totals[i] / counts[i] if counts[i] else 0.0 for i in range(k)]
     floor = min(means[i] for i in alive)
     out: dict[Action, float] = {}
@@ -552,9 +564,19 @@ def ismcts_values(
     > 0 (CPU seconds) more, until the time is spent. The values are the root moves' mean
     outcomes (a move never tried gets the worst of the others). With ``beta`` > 0 the pool is
     drawn by how well its worlds explain the others' plays (:func:`inferred_worlds`);
-    ``stats`` then gets ``ess_share``, the effective worlds per candidate.
+    ``stats`` then gets ``ess_share``, the effective worlds per candidate, and ``exact_share``,
+    the share of the iterations solved exactly.
     """
+    if endgame_tiles > 0 and endgame_view(view, endgame_tiles):
+        # an endgame at the root: every world is solved exactly there, where the tree's means
+        # (which average the replies it explored, the opponents' mistakes too) only estimate
+        # the minimax value the solver knows
+        return halving_values(view, rng, worlds=pool, eps=eps, look=look,
+                              endgame_tiles=endgame_tiles, match_weight=match_weight,
+                              beta=beta, stats=stats)
     started = time.process_time()
+    if stats is not None:
+        stats["exact_share"] = 0.0
     ready = _search_start(view)
     if isinstance(ready, dict):
         return ready
@@ -584,6 +606,7 @@ def ismcts_values(
     mean = 0.0
     m2 = 0.0
     it = 0
+    solved_count = 0
     while True:
         if it >= iterations and (move_time <= 0 or time.process_time() - started >= move_time):
             break
@@ -636,6 +659,7 @@ def ismcts_values(
             if endgame_tiles > 0 and endgame_ready(st, endgame_tiles):
                 value = exact_value(st, before, side, bonus)
                 solved = True
+                solved_count += 1
             if not solved:
                 reseed(rng.getrandbits(32))
                 policy_playout(st, policy, playout_rng)
@@ -648,6 +672,8 @@ def ismcts_values(
         for n in path:
             n.visits += 1
             n.total += value if n.side == side else -value
+    if stats is not None:
+        stats["exact_share"] = solved_count / max(1, it)
     means = [c.total / c.visits for c in root.children.values() if c.visits]
     unvisited = min(means) if means else 0.0
     out: dict[Action, float] = {}

@@ -1,6 +1,8 @@
-// Run before the pages' modules (a classic script, async): the choice of language, and the
-// catalogue's fetch started at once. A page's modules run only once their whole graph has
-// arrived; on a slow line that was a second and more before the words were even asked for.
+// Run before the pages' modules (a classic script with defer, placed before them: deferred
+// scripts and modules run in the page's order, so this one always first): the choice of
+// language, and the catalogue's fetch started at once. A page's modules run only once their
+// whole graph has arrived; on a slow line that was a second and more before the words were
+// even asked for.
 (function () {
   "use strict";
   var LANGS = ["en", "hi"];

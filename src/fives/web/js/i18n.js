@@ -1,7 +1,8 @@
 // The message catalogue in the browser: every word shown comes from /api/i18n/<lang>.
 let messages = {};
 export let lang = "en";
-const BOOT = window.fivesBoot || null; // js/boot.js: the language picked, its catalogue asked for
+// js/boot.js (run before any module): the language picked, its catalogue asked for
+const BOOT = window.fivesBoot || null;
 export const LANGS = BOOT ? BOOT.langs : ["en", "hi"];
 
 // The client's version is in the URL this module was loaded from (/static/<version>/js/...);
