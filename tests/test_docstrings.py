@@ -17,7 +17,7 @@ import fives.core
 MODULES = sorted(
     [f"fives.core.{m.name}" for m in pkgutil.iter_modules(fives.core.__path__)]
     + ["fives.phrasing", "fives.tui.inputs", "fives.bots.registry", "fives.cli.errors", "fives.i18n",
-       "fives.rulespages"]
+       "fives.rulespages", "fives.contests.arena"]
 )
 
 

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, expect
 
 from fives.i18n import catalogue
 
+from .test_browser_axe import AXE, RUN, SIZES
 from .test_browser_game import errors_of, play_to_result
 from .test_browser_phone import context_for
 
@@ -50,6 +51,15 @@ def test_a_played_match_is_analysed_with_its_marks_and_chart(
     assert marked.count() >= 1, page.inner_text("#analysis-list")
     assert page.locator("#analysis-chart .chart-dot").count() == marked.count()
     page.screenshot(path=str(shots / f"analysis-{lang}-{size[0]}x{size[1]}.png"), full_page=True)
+    # axe-core on the analysis, at both sizes (issue 29: every page, both languages)
+    if AXE.exists():
+        page.evaluate(AXE.read_text("utf-8") + "\n;0")  # (a script tag would meet the CSP)
+        for w, h in SIZES:
+            page.set_viewport_size({"width": w, "height": h})
+            found = page.evaluate(RUN)
+            serious = [v for v in found if v["impact"] in ("serious", "critical")]
+            assert not serious, serious
+        page.set_viewport_size({"width": size[0], "height": size[1]})
     # a marked choice moves the replay to that turn, which shows the values there
     page.check("#analysis-marked")
     page.locator("#analysis-list li button").first.click()

@@ -74,7 +74,7 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
         ("home", "/"), ("history", "/history"), ("me", "/me"), ("profile", f"/p/{me}"),
         ("leaderboard", "/leaderboard"), ("watch", "/watch"), ("rules", "/rules"),
         ("rules-all-fives", "/rules/all-fives"), ("device", "/device"), ("puzzles", "/puzzles"),
-        ("replay", f"/replay/{finished}"), ("error", "/t/no-such-table"),
+        ("replay", f"/replay/{finished}"), ("error", "/t/no-such-table"), ("offline", "/offline"),
     ]
     for players in (2, 3, 4):
         pos = position("all-fives", players, players)
@@ -82,6 +82,9 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
     visits.append(("round-end", ([summary_message(round_with_one_pip_left("block"), lang)],
                                  "#summary-dialog")))
     visits.append(("match-end", ([_match_over(lang)], "#result-dialog")))
+    # last: the board as text (the setting stays in the context's storage)
+    pos = position("all-fives", 2, 2)
+    visits.append(("table-as-text", ([state_message(pos, lang)], "#board-text li", True)))
     found: dict[str, dict[str, list[dict[str, Any]]]] = {f"{w}x{h}": {} for w, h in SIZES}
     for name, where in visits:
         if isinstance(where, str):
@@ -92,7 +95,9 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
             page.close()
             page = context.new_page()
             page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-            _table(page, base, *where)
+            if len(where) > 2 and where[2]:
+                page.add_init_script("localStorage.setItem('fives.textBoard', 'on')")
+            _table(page, base, where[0], where[1])
         page.add_script_tag(path=str(AXE))
         for w, h in SIZES:
             page.set_viewport_size({"width": w, "height": h})
