@@ -119,6 +119,9 @@ def test_an_older_host_without_out_has_the_seats_with_no_tiles_out_once_play_beg
     empty = _with(out=_GONE, hand_sizes=[0, 6, 6], history=[], layout=_GONE)
     assert View.from_json(empty).out == (False, False, False)
     assert View.from_json(_with(out=[1, 0, 0])).out == (True, False, False)
+    # one tile down is play under way too: a one-tile hand led is out
+    lead_only = _with(out=_GONE, hand_sizes=[0, 6, 6], history=[[0, "0-0"]])
+    assert View.from_json(lead_only).out == (True, False, False)
 
 
 def test_a_round_end_read_with_its_defaults() -> None:
@@ -134,3 +137,92 @@ def test_a_round_end_read_with_its_defaults() -> None:
     flagged = View.from_json(_with(end={"reason": "domino", "reached": True,
                                         "discarded": None})).end
     assert flagged is not None and flagged.reached is None and flagged.discarded == 0
+
+
+def _ft_data(history: list[list[Any]], scores: list[int], **fields: Any) -> dict[str, Any]:
+    """A two-player Fives and Threes view of seat 0, written by hand as a host would send it."""
+    data: dict[str, Any] = {**Config.make("fives-and-threes", 2).header(), "seat": 0, "round": 0,
+                            "leader": 0, "hand": [], "hand_sizes": [3, 3], "stock": 0,
+                            "scores": scores, "history": history, "turn": None, "legal": []}
+    data.update(fields)
+    return data
+
+
+#: 0-3 (3: 1 point), 0-0@W (0 + 0 + 3: 1), 0-1@W (1 + 3: none), 1-1@W (2 + 3: 1)
+FT_PLAYS = [[0, "0-3"], [1, "0-0@W"], [0, "0-1@W"], [1, "1-1@W"]]
+
+
+def test_a_host_without_the_rounds_start_has_past_61_plays_read_backwards_from_the_scores() -> None:
+    """FT-10 for a host that sends no round_start_scores: from the scores now, backwards, a
+    play that would have to have started below zero scored nothing. Seat 1 has 1 point: its
+    last 1-point play counted, its first could not have (0 left before it); seat 0 has none:
+    its 1-point lead could not have counted (the point-less play between is passed over)."""
+    view = View.from_json(_ft_data(FT_PLAYS, [0, 1]))
+    assert [h.points for h in view.history] == [0, 0, 0, 1]
+    assert [h.ends for h in view.history] == [3, 3, 4, 5]
+    # with every point accounted for, every play scored as the layout says
+    assert [h.points for h in View.from_json(_ft_data(FT_PLAYS, [1, 2])).history] == [1, 1, 0, 1]
+    # and with the round's start, the reading goes forwards from it instead
+    forwards = View.from_json(_ft_data(FT_PLAYS, [0, 1], round_start_scores=[0, 0]))
+    assert [h.points for h in forwards.history] == [1, 1, 0, 1]
+
+
+def test_the_point_for_going_out_counts_with_the_play_that_ended_the_round() -> None:
+    """Seat 0 at 60 goes out with a 1-point play: with the hand's point that is 62, past 61, so
+    the play scores nothing (FT-10); read from its own place in the history (its index), not
+    from its seat's number."""
+    history = [[1, "0-0"], [0, "0-3@W"]]
+    data = _ft_data(history, [60, 0], round_start_scores=[60, 0], hand_sizes=[0, 4],
+                    end={"reason": "domino", "went_out": 0})
+    assert [h.points for h in View.from_json(data).history] == [0, 0]
+    # not the end of the round: the 1-point play reaches 61 and counts
+    data = _ft_data(history, [61, 0], round_start_scores=[60, 0], hand_sizes=[1, 4])
+    assert [h.points for h in View.from_json(data).history] == [0, 1]
+
+
+def test_a_view_of_a_seat_holds_its_hand_and_its_json_the_house_rules() -> None:
+    state = State(Config.make("all-fives", 2, rules={"hand_size": 5, "side_arm_gate": False}))
+    state.deal_next(random.Random(9))
+    view = view_of(state, 1)
+    assert view.hand == tuple(sorted(state.hand(1))) and len(view.hand) == 5
+    data = view.to_json()
+    assert data["rules"] == {"hand_size": 5, "side_arm_gate": False}
+    assert data["hand"] == [str(t) for t in view.hand]
+    assert view_of(state, None).hand == ()
+
+
+def test_a_layout_read_from_json_follows_the_side_arm_house_rule() -> None:
+    """Without the side-arm gate a spinner's side arm may be played at once (SP-3 relaxed); the
+    view read from JSON builds its layout by the same rule."""
+    config = Config.make("all-fives", 2, rules={"side_arm_gate": False})
+    data = {**config.header(), "seat": 0, "leader": 0, "hand_sizes": [8, 8],
+            "history": [[0, "5-5"], [1, "2-5@N"]], "turn": 0}
+    view = View.from_json(data)
+    assert view.layout.count == 2 and [o.name for o in view.layout.open_ends()] == ["W", "E", "N", "S"]
+    gated = {**data, "rules": {}}
+    with pytest.raises(ValueError, match="2-5@N does not fit the layout"):
+        View.from_json(gated)
+
+
+def test_the_legal_actions_a_host_hands_over_replace_those_in_the_json() -> None:
+    data = _data()
+    assert len(data["legal"]) > 1
+    one = data["legal"][-1]
+    assert [str(a) for a in View.from_json(data, [one]).legal] == [one]
+    assert [str(a) for a in View.from_json(data).legal] == data["legal"]
+
+
+def test_a_refused_choice_lists_every_allowed_value() -> None:
+    from typing import get_args
+
+    from fives.core.outcome import EndReason
+
+    with pytest.raises(ValueError) as refused:
+        View.from_json(_with(end={"reason": "tired"}))
+    allowed = ", ".join(get_args(EndReason))
+    assert str(refused.value) == f"field 'reason' must be one of {allowed}, not 'tired'"
+
+
+def test_a_score_between_halves_is_read_as_the_nearest_half() -> None:
+    view = View.from_json(_with(scores=[0.3, 10.4, 2]))
+    assert view.scores == (Fraction(1, 2), Fraction(21, 2), 2)

@@ -24,10 +24,8 @@ from fives.core.tiles import ALL_TILES, END_NAMES, E, N, S, W
 __all__ = ["render_layout"]
 
 
-def _horizontal(tid: int, left: int, right: int, spinner: bool = False) -> str:
+def _horizontal(tid: int, left: int, right: int) -> str:
     tile = ALL_TILES[tid]
-    if spinner:
-        return f"<{tile.low}:{tile.low}>"
     if tile.is_double:
         return f"[{left}:{right}]"
     return f"[{left}|{right}]"
@@ -66,28 +64,26 @@ def render_layout(layout: Layout) -> str:
         inner = ALL_TILES[tid].other(outer)
         parts.append(_horizontal(tid, outer, inner))
     center = ALL_TILES[layout.center]
-    if layout.spinner >= 0:
-        parts.append(_horizontal(layout.center, center.low, center.high, spinner=True))
+    spinner = layout.spinner >= 0  # (tile 0, the double blank, is a spinner too)
+    if spinner:
+        parts.append(f"<{center.low}:{center.low}>")
     else:
         parts.append(_horizontal(layout.center, center.low, center.high))
     center_index = len(parts) - 1
     for tid, outer in layout.arms[E]:
         inner = ALL_TILES[tid].other(outer)
         parts.append(_horizontal(tid, inner, outer))
-    left = mark(W)
-    prefix = (left + " ") if left else ""
-    line = prefix + "".join(parts)
-    right = mark(E)
-    if right:
-        line += " " + right
+    # the line's two ends are always open once a tile is down; a side arm's only once it is
+    prefix = mark(W) + " "
+    line = prefix + "".join(parts) + " " + mark(E)
     # the column of the spinner, for the side arms
     column = len(prefix) + sum(len(p) for p in parts[:center_index]) + 1
     pad = " " * column
     lines: list[str] = []
-    if layout.spinner >= 0:
+    if spinner:
         lines.extend(pad + cell for cell in reversed(_side_arm(layout, N, mark(N))))
     lines.append(line)
-    if layout.spinner >= 0:
+    if spinner:
         lines.extend(pad + cell for cell in _side_arm(layout, S, mark(S)))
     lines.append(f"ends: {layout.sentence()}")
     return "\n".join(lines)

@@ -176,7 +176,7 @@ def _round_end(data: Any, sides: int) -> RoundEnd | None:
         pips=tuple(int(p) for p in data.get("pips", [])),
         payment=_choice(data.get("payment", "none"), get_args(Payment), "payment"),
         went_out=data.get("went_out"),
-        discarded=int(data.get("discarded", 0) or 0),
+        discarded=int(data.get("discarded") or 0),
         reached=reached if isinstance(reached, int) and not isinstance(reached, bool) else None,
     )
 
@@ -191,7 +191,7 @@ def _view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
         raise ValueError(f"field 'seat' must be a seat from 0 to {n - 1}, not {seat!r}")
     hand = tuple(sorted(Tile.parse(t) for t in data.get("hand", [])))
-    sizes_raw = data.get("hand_sizes", [])
+    sizes_raw = data.get("hand_sizes")
     if not isinstance(sizes_raw, list) or len(sizes_raw) != n:
         raise ValueError(f"field 'hand_sizes' must list {n} numbers")
     hand_sizes = tuple(int(x) for x in sizes_raw)
@@ -275,7 +275,7 @@ def _view_from_json(data: Mapping[str, Any], legal: Any = None) -> View:
         turn=turn,
         legal=legal_actions,
         end=round_end,
-        over=bool(data.get("over", False)),
+        over=bool(data.get("over")),
         winner=data.get("winner"),
         out=_out(data, hand_sizes, layout.count > 0),
         round_start_scores=round_start,
