@@ -160,6 +160,7 @@ def test_a_host_without_the_rounds_start_has_past_61_plays_read_backwards_from_t
     view = View.from_json(_ft_data(FT_PLAYS, [0, 1]))
     assert [h.points for h in view.history] == [0, 0, 0, 1]
     assert [h.ends for h in view.history] == [3, 3, 4, 5]
+    assert [[h.seat, str(h.action)] for h in view.history] == FT_PLAYS  # only the points go
     # with every point accounted for, every play scored as the layout says
     assert [h.points for h in View.from_json(_ft_data(FT_PLAYS, [1, 2])).history] == [1, 1, 0, 1]
     # and with the round's start, the reading goes forwards from it instead
@@ -189,6 +190,9 @@ def test_a_view_of_a_seat_holds_its_hand_and_its_json_the_house_rules() -> None:
     assert data["rules"] == {"hand_size": 5, "side_arm_gate": False}
     assert data["hand"] == [str(t) for t in view.hand]
     assert view_of(state, None).hand == ()
+    plain = State(Config.make("all-fives", 2))
+    plain.deal_next(random.Random(9))
+    assert view_of(plain, 0).to_json()["rules"] == {}  # the field is always there
 
 
 def test_a_layout_read_from_json_follows_the_side_arm_house_rule() -> None:

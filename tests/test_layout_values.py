@@ -1,0 +1,100 @@
+"""The layout's own answers, checked against placing the tile (issue 42: a mutation run of
+core/layout.py found them reached by no guarding test): ``total_after`` (what the bots ask of
+every legal play without placing it) equals the ends total after placing it, in every layout of
+random rounds of every game; ``explain`` (the JSON every view carries) is pinned field by field
+for a spinner layout with side arms and a line; an arm's tile writes itself as the layout
+shows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from fives.core.layout import ArmTile, Layout
+from fives.core.state import State
+from fives.core.tiles import ALL_TILES, Action, Tile
+from randommatch import CONFIGS, Spec, config_of, play_match
+
+
+@pytest.mark.parametrize("spec", CONFIGS[:19], ids=lambda s: f"{s[0]}-{s[1]}-{s[2]}-{bool(s[3])}")
+def test_the_total_after_a_play_is_the_total_once_it_is_placed(spec: Spec) -> None:
+    checked = 0
+
+    def check(state: State, code: int | None) -> None:
+        nonlocal checked
+        if state.turn < 0:
+            return
+        lay = state.layout
+        for action in state.legal_actions():
+            if not action.is_play or action.tile is None:
+                continue
+            end = action.end if action.end is not None else 0
+            after = lay.copy()
+            total = after.place(action.tile.id, end)
+            assert lay.total_after(action.tile.id, end) == total == after.ends_total(), (
+                str(action), lay.explain())
+            checked += 1
+
+    play_match(config_of(spec), seed=len(spec[0]) * 31 + spec[1], check=check, max_rounds=2)
+    assert checked > 20
+
+
+def _layout(spinner: bool, *plays: str) -> Layout:
+    lay = Layout(spinner_rules=spinner)
+    for text in plays:
+        action = Action.parse(text)
+        assert action.tile is not None
+        lay.place(action.tile.id, action.end if action.end is not None else 0)
+    return lay
+
+
+def test_a_spinner_layout_explains_itself_field_by_field() -> None:
+    """3-6 led, 6-6 on its east makes the spinner (a later double, SP-1), its side arm north
+    opens once both straight arms hold a tile."""
+    lay = _layout(True, "3-6", "6-6@E", "2-6@E", "1-6@N")
+    assert lay.explain() == {
+        "tiles": ["6-6", "3-6", "2-6", "1-6"],  # the centre (the spinner) first
+        "spinner": "6-6",
+        "center": "6-6",
+        "arms": {"W": [["3-6", 6, 3]], "E": [["2-6", 6, 2]], "N": [["1-6", 6, 1]], "S": []},
+        "open_ends": [{"end": "W", "value": 3}, {"end": "E", "value": 2},
+                      {"end": "N", "value": 1}, {"end": "S", "value": 6}],
+        "contributions": [{"end": "W", "tile": "3-6", "counted": 3},
+                          {"end": "E", "tile": "2-6", "counted": 2},
+                          {"end": "N", "tile": "1-6", "counted": 1}],
+        "ends_total": 6,
+        "sentence": "3 + 2 + 1 = 6",
+    }
+    assert lay.side_arms_open() and lay.spinner_tile == Tile.parse("6-6")
+
+
+def test_a_line_explains_itself_and_an_empty_layout_says_nothing() -> None:
+    lay = _layout(False, "2-3", "3-5@E", "2-4@W", "4-4@W")
+    assert lay.explain() == {
+        "tiles": ["2-3", "2-4", "4-4", "3-5"],
+        "spinner": None,
+        "center": "2-3",
+        "arms": {"W": [["2-4", 2, 4], ["4-4", 4, 4]], "E": [["3-5", 3, 5]]},
+        "open_ends": [{"end": "W", "value": 4}, {"end": "E", "value": 5}],
+        "contributions": [{"end": "W", "tile": "4-4", "counted": 8},
+                          {"end": "E", "tile": "3-5", "counted": 5}],
+        "ends_total": 13,
+        "sentence": "8 + 5 = 13",
+    }
+    empty = Layout(spinner_rules=True).explain()
+    assert empty["tiles"] == [] and empty["sentence"] == "" and empty["open_ends"] == []
+    assert not Layout(spinner_rules=False).side_arms_open()
+
+
+def test_an_arm_tile_writes_its_halves_from_the_centre_outwards() -> None:
+    assert str(ArmTile(Tile.parse("3-6"), 6, 3)) == "[6|3]"
+    assert str(ArmTile(Tile.parse("4-4"), 4, 4)) == "[44]"
+    assert all(str(ArmTile(t, t.high, t.low)).startswith(f"[{t.high}") for t in ALL_TILES)
+
+
+def test_a_copy_is_the_same_layout_and_changes_alone() -> None:
+    lay = _layout(True, "5-5", "0-5@W", "1-5@E", "2-5@N")
+    twin = lay.copy()
+    assert twin.explain() == lay.explain() and twin.gate == lay.gate
+    assert twin.spinner_rules == lay.spinner_rules
+    twin.place(Tile.parse("2-2").id, 2)  # N: 2-2 on the north arm's 2
+    assert twin.explain() != lay.explain() and lay.count == 4 and twin.count == 5
