@@ -36,14 +36,19 @@ NoPlay = Literal["pass", "knock"]
 ScoreSheet = Literal["tally", "track", "plain"]
 
 
+#: the tiles of the double-six set, all a deal may hand out
+SET_SIZE: Final = 28
+
+
 def _points_table(kind: PlayScoring) -> tuple[int, ...]:
-    """Points of a play indexed by the ends total (0..36): AF-6 and FT-6 as data."""
+    """Points of a play indexed by the ends total (0..36): AF-6 and FT-6 as data (a total of
+    0 scores 0 by either rule's arithmetic)."""
     table = []
     for total in range(37):
         points = 0
-        if total > 0 and kind == "fives" and total % 5 == 0:
+        if kind == "fives" and total % 5 == 0:
             points = total
-        elif total > 0 and kind == "fives-and-threes":
+        elif kind == "fives-and-threes":
             points = (total // 3 if total % 3 == 0 else 0) + (total // 5 if total % 5 == 0 else 0)
         table.append(points)
     return tuple(table)
@@ -311,7 +316,7 @@ class Config:
                     "house_rule_type", rule=repr(key), kind=kind.__name__, value=repr(value)
                 )
         hand_size = rules.get("hand_size", g.hand_sizes[players])
-        if not 1 <= hand_size * players <= 28:
+        if hand_size < 1 or hand_size * players > SET_SIZE:
             raise RulesError("hand_size_fit", size=hand_size, players=players)
         side_arm_gate = rules.get("side_arm_gate", True)
         return Config(g, players, teams, target, hand_size, side_arm_gate)
