@@ -49,7 +49,7 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/core/state.py": ["tests/test_rules.py", "tests/test_properties.py",
                                 "tests/test_examples.py"],
     "src/fives/core/sampling.py": ["tests/bots/test_sampling.py", "tests/bots/test_inference.py"],
-    "src/fives/core/account.py": ["tests/test_rules.py", "tests/test_examples.py"],
+    "src/fives/core/account.py": ["tests/test_account.py", "tests/test_rules.py"],
     "src/fives/bots/transpose.py": ["tests/bots/test_transpose.py",
                                     "tests/bots/test_search_values.py"],
     "src/fives/bots/search.py": ["tests/bots/test_search_values.py",
