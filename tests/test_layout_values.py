@@ -98,3 +98,44 @@ def test_a_copy_is_the_same_layout_and_changes_alone() -> None:
     assert twin.spinner_rules == lay.spinner_rules
     twin.place(Tile.parse("2-2").id, 2)  # N: 2-2 on the north arm's 2
     assert twin.explain() != lay.explain() and lay.count == 4 and twin.count == 5
+
+
+def test_the_double_blank_is_a_spinner_and_a_centre_like_any_tile() -> None:
+    """Tile number 0 (0-0) led under spinner rules: the spinner and the centre (not "none");
+    its straight arms listed empty, its side arms too once they open."""
+    lone = _layout(True, "0-0").explain()
+    assert (lone["spinner"], lone["center"], lone["tiles"]) == ("0-0", "0-0", ["0-0"])
+    assert lone["arms"] == {"W": [], "E": []} and lone["sentence"] == "0 = 0"
+    opened = _layout(True, "0-0", "0-1@W", "0-2@E").explain()
+    assert opened["arms"] == {"W": [["0-1", 0, 1]], "E": [["0-2", 0, 2]], "N": [], "S": []}
+    assert _layout(True, "0-0", "0-1@W", "0-2@E").side_arms_open()
+    # a line of the same tiles has no spinner and lists the arms it has
+    line = _layout(False, "0-0", "0-1@W").explain()
+    assert line["spinner"] is None and line["arms"] == {"W": [["0-1", 0, 1]]}
+
+
+def test_what_each_end_counts_names_its_tile() -> None:
+    """A lone tile counts both halves (a double once, C-5); a spinner's empty straight arm
+    counts the spinner itself."""
+    assert [(c.name, str(c.tile), c.counted) for c in _layout(False, "2-3").contributions()] == [
+        ("W", "2-3", 2), ("E", "2-3", 3)]
+    assert [(c.name, str(c.tile), c.counted) for c in _layout(False, "1-1").contributions()] == [
+        ("W", "1-1", 2)]
+    one_arm = _layout(True, "5-5", "0-5@W")
+    assert [(c.name, str(c.tile), c.counted) for c in one_arm.contributions()] == [
+        ("W", "0-5", 0), ("E", "5-5", 10)]
+    other_arm = _layout(True, "5-5", "1-5@E")
+    assert [(c.name, str(c.tile), c.counted) for c in other_arm.contributions()] == [
+        ("W", "5-5", 10), ("E", "1-5", 1)]
+
+
+def test_an_empty_layout_counts_nothing_and_a_wrong_play_is_refused_by_name() -> None:
+    empty = Layout(spinner_rules=True)
+    assert empty.ends_total() == 0 and empty.sentence() == "0 = 0"
+    with pytest.raises(ValueError, match=r"^not a play: 'draw'$"):
+        empty.place_text("draw")
+    with pytest.raises(ValueError, match=r"^the opening lead is written without an end: '1-2@W'$"):
+        empty.place_text("1-2@W")
+    assert empty.place_text("1-2") == 3 and empty.ends == [(0, 1), (1, 2)]
+    with pytest.raises(ValueError, match=r"^'3-4@W' does not fit the layout$"):
+        empty.place_text("3-4@W")
