@@ -11,9 +11,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from fives.core.layout import Layout
 from fives.core.record import Record, RecordError, replay, replay_state
 from fives.core.state import State
-from fives.core.tiles import ALL_TILES, Tile
+from fives.core.tiles import ALL_TILES, Action, Tile
 
 __all__ = [
     "ALL",
@@ -22,6 +23,7 @@ __all__ = [
     "block_hands",
     "events",
     "expect_error",
+    "layout_of",
     "pips",
     "played",
     "rec",
@@ -131,3 +133,13 @@ def block_hands(
         [x for k, x in enumerate(tiles) if k % players == s] + [t(x) for x in leftovers[s]]
         for s in range(players)
     ]
+
+
+def layout_of(spinner: bool, *plays: str) -> Layout:
+    """A layout built from plays in RECORD.md notation (the lead first, its end ignored)."""
+    lay = Layout(spinner_rules=spinner)
+    for text in plays:
+        action = Action.parse(text)
+        assert action.tile is not None
+        lay.place(action.tile.id, action.end if action.end is not None else 0)
+    return lay

@@ -11,8 +11,9 @@ import pytest
 
 from fives.core.layout import ArmTile, Layout
 from fives.core.state import State
-from fives.core.tiles import ALL_TILES, Action, Tile
+from fives.core.tiles import ALL_TILES, Tile
 from randommatch import CONFIGS, Spec, config_of, play_match
+from recordkit import layout_of
 
 
 @pytest.mark.parametrize("spec", CONFIGS[:19], ids=lambda s: f"{s[0]}-{s[1]}-{s[2]}-{bool(s[3])}")
@@ -38,19 +39,10 @@ def test_the_total_after_a_play_is_the_total_once_it_is_placed(spec: Spec) -> No
     assert checked > 20
 
 
-def _layout(spinner: bool, *plays: str) -> Layout:
-    lay = Layout(spinner_rules=spinner)
-    for text in plays:
-        action = Action.parse(text)
-        assert action.tile is not None
-        lay.place(action.tile.id, action.end if action.end is not None else 0)
-    return lay
-
-
 def test_a_spinner_layout_explains_itself_field_by_field() -> None:
     """3-6 led, 6-6 on its east makes the spinner (a later double, SP-1), its side arm north
     opens once both straight arms hold a tile."""
-    lay = _layout(True, "3-6", "6-6@E", "2-6@E", "1-6@N")
+    lay = layout_of(True, "3-6", "6-6@E", "2-6@E", "1-6@N")
     assert lay.explain() == {
         "tiles": ["6-6", "3-6", "2-6", "1-6"],  # the centre (the spinner) first
         "spinner": "6-6",
@@ -68,7 +60,7 @@ def test_a_spinner_layout_explains_itself_field_by_field() -> None:
 
 
 def test_a_line_explains_itself_and_an_empty_layout_says_nothing() -> None:
-    lay = _layout(False, "2-3", "3-5@E", "2-4@W", "4-4@W")
+    lay = layout_of(False, "2-3", "3-5@E", "2-4@W", "4-4@W")
     assert lay.explain() == {
         "tiles": ["2-3", "2-4", "4-4", "3-5"],
         "spinner": None,
@@ -92,7 +84,7 @@ def test_an_arm_tile_writes_its_halves_from_the_centre_outwards() -> None:
 
 
 def test_a_copy_is_the_same_layout_and_changes_alone() -> None:
-    lay = _layout(True, "5-5", "0-5@W", "1-5@E", "2-5@N")
+    lay = layout_of(True, "5-5", "0-5@W", "1-5@E", "2-5@N")
     twin = lay.copy()
     assert twin.explain() == lay.explain() and twin.gate == lay.gate
     assert twin.spinner_rules == lay.spinner_rules
@@ -103,28 +95,28 @@ def test_a_copy_is_the_same_layout_and_changes_alone() -> None:
 def test_the_double_blank_is_a_spinner_and_a_centre_like_any_tile() -> None:
     """Tile number 0 (0-0) led under spinner rules: the spinner and the centre (not "none");
     its straight arms listed empty, its side arms too once they open."""
-    lone = _layout(True, "0-0").explain()
+    lone = layout_of(True, "0-0").explain()
     assert (lone["spinner"], lone["center"], lone["tiles"]) == ("0-0", "0-0", ["0-0"])
     assert lone["arms"] == {"W": [], "E": []} and lone["sentence"] == "0 = 0"
-    opened = _layout(True, "0-0", "0-1@W", "0-2@E").explain()
+    opened = layout_of(True, "0-0", "0-1@W", "0-2@E").explain()
     assert opened["arms"] == {"W": [["0-1", 0, 1]], "E": [["0-2", 0, 2]], "N": [], "S": []}
-    assert _layout(True, "0-0", "0-1@W", "0-2@E").side_arms_open()
+    assert layout_of(True, "0-0", "0-1@W", "0-2@E").side_arms_open()
     # a line of the same tiles has no spinner and lists the arms it has
-    line = _layout(False, "0-0", "0-1@W").explain()
+    line = layout_of(False, "0-0", "0-1@W").explain()
     assert line["spinner"] is None and line["arms"] == {"W": [["0-1", 0, 1]]}
 
 
 def test_what_each_end_counts_names_its_tile() -> None:
     """A lone tile counts both halves (a double once, C-5); a spinner's empty straight arm
     counts the spinner itself."""
-    assert [(c.name, str(c.tile), c.counted) for c in _layout(False, "2-3").contributions()] == [
+    assert [(c.name, str(c.tile), c.counted) for c in layout_of(False, "2-3").contributions()] == [
         ("W", "2-3", 2), ("E", "2-3", 3)]
-    assert [(c.name, str(c.tile), c.counted) for c in _layout(False, "1-1").contributions()] == [
+    assert [(c.name, str(c.tile), c.counted) for c in layout_of(False, "1-1").contributions()] == [
         ("W", "1-1", 2)]
-    one_arm = _layout(True, "5-5", "0-5@W")
+    one_arm = layout_of(True, "5-5", "0-5@W")
     assert [(c.name, str(c.tile), c.counted) for c in one_arm.contributions()] == [
         ("W", "0-5", 0), ("E", "5-5", 10)]
-    other_arm = _layout(True, "5-5", "1-5@E")
+    other_arm = layout_of(True, "5-5", "1-5@E")
     assert [(c.name, str(c.tile), c.counted) for c in other_arm.contributions()] == [
         ("W", "5-5", 10), ("E", "1-5", 1)]
 

@@ -8,17 +8,7 @@ import pytest
 
 from fives.core.layout import Layout
 from fives.core.render import render_layout
-from fives.core.tiles import Action
-
-
-def _layout(spinner: bool, *plays: str) -> Layout:
-    lay = Layout(spinner_rules=spinner)
-    for text in plays:
-        action = Action.parse(text)
-        assert action.tile is not None
-        lay.place(action.tile.id, action.end if action.end is not None else 0)
-    return lay
-
+from recordkit import layout_of
 
 CASES = [
     (True, ('5-5', '5-0@W', '5-1@E', '5-6@N', '6-6@N', '5-2@S'),
@@ -43,7 +33,7 @@ CASES = [
 @pytest.mark.parametrize(("spinner", "plays", "text"), CASES)
 def test_a_layout_is_drawn_as_text_to_the_character(spinner: bool, plays: tuple[str, ...],
                                                    text: str) -> None:
-    assert render_layout(_layout(spinner, *plays)) == text
+    assert render_layout(layout_of(spinner, *plays)) == text
 
 
 def test_an_empty_layout_is_drawn_as_nothing_played() -> None:
