@@ -8,6 +8,7 @@ from collections.abc import Callable
 from fives.bots.base import Bot
 from fives.bots.playmodel import play_beta
 from fives.bots.search import halving_values, ismcts_values, search_values
+from fives.bots.valuenet import action_values, shipped_net
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, mask_of
@@ -218,9 +219,12 @@ class IsmctsBot(Bot):
         move_time: float = 0.0,
         prior: float = 0.0,
         infer: bool = False,
+        hint: str = "medium",
     ) -> None:
         self.name = name
         self.prior = prior
+        #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
+        self.hint = hint
         #: worlds drawn by how well they explain the others' plays (the fitted play model);
         #: what the last decision's search saw of them (``ess_share``)
         self.infer = infer
@@ -240,7 +244,7 @@ class IsmctsBot(Bot):
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
         )
-        return _with_prior(found, view, rng, self.prior, self.last_stats)
+        return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -266,9 +270,12 @@ class HalvingBot(Bot):
         move_time: float = 0.0,
         prior: float = 0.0,
         infer: bool = False,
+        hint: str = "medium",
     ) -> None:
         self.name = name
         self.worlds = worlds
+        #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
+        self.hint = hint
         #: worlds drawn by how well they explain the others' plays (the fitted play model);
         #: what the last decision's search saw of them (``ess_share``)
         self.infer = infer
@@ -289,7 +296,7 @@ class HalvingBot(Bot):
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
             stats=self.last_stats,
         )
-        return _with_prior(found, view, rng, self.prior, self.last_stats)
+        return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -304,17 +311,20 @@ def _beta(view: View, infer: bool) -> float:
 
 def _with_prior(
     found: dict[Action, float], view: View, rng: random.Random, prior: float,
-    stats: dict[str, float] | None = None,
+    stats: dict[str, float] | None = None, hint_from: str = "medium",
 ) -> dict[Action, float]:
-    """The search's values plus ``prior`` times medium's: the heuristic steadies the playouts'
-    noisy averages where moves are close. Values the endgame solved exactly are not noisy: the
-    prior weighs only as much as the share of values that came from playouts (in an endgame
-    with every tile known, a heuristic's liking for points now overturned a solved margin)."""
+    """The search's values plus ``prior`` times medium's (or, with ``hint_from`` ``net``, the
+    learned evaluation's one-ply values, :func:`fives.bots.valuenet.action_values`): the hint
+    steadies the playouts' noisy averages where moves are close. Values the endgame solved
+    exactly are not noisy: the prior weighs only as much as the share of values that came from
+    playouts (in an endgame with every tile known, a heuristic's liking for points now
+    overturned a solved margin)."""
     if stats is not None:
         prior *= 1.0 - stats.get("exact_share", 0.0)
     if not prior or len(found) < 2:
         return found
-    hint = _MEDIUM.values(view, rng)
+    net = shipped_net() if hint_from == "net" else None
+    hint = action_values(view, net) if net is not None else _MEDIUM.values(view, rng)
     return {a: v + prior * hint[a] for a, v in found.items()}
 
 

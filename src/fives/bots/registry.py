@@ -67,6 +67,14 @@ _LADDER: dict[str, Callable[[], Bot]] = {
         "expert-i", iterations=EXPERT_ITERATIONS, eps=0.0, pool=400, endgame_tiles=6,
         prior=0.5, move_time=EXPERT_MOVE_TIME, infer=True,
     ),
+    # candidates with the learned evaluation's one-ply values as the prior (issue 27)
+    "hard-n": lambda: HalvingBot(
+        "hard-n", worlds=HARD_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5, hint="net"
+    ),
+    "expert-n": lambda: IsmctsBot(
+        "expert-n", iterations=EXPERT_ITERATIONS, eps=0.0, pool=400, endgame_tiles=6,
+        prior=0.5, move_time=EXPERT_MOVE_TIME, hint="net",
+    ),
     # hard as it played before the core was compiled, to measure what the budget gained
     "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
     # the baseline every search is measured against: plain PIMC, 200 worlds with simple voids,
@@ -80,7 +88,8 @@ _LADDER: dict[str, Callable[[], Bot]] = {
 
 #: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` and ``hard-old`` are
 #: old searches, ``pimc`` the plain baseline
-_MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old", "hard-i", "expert-i")
+_MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old", "hard-i", "expert-i", "hard-n",
+                "expert-n")
 
 #: the levels people can pick, weakest first
 BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]

@@ -1,6 +1,7 @@
 """``fives train play-model``: fit how the other seats are taken to play (the search bots'
-model of them, :mod:`fives.bots.playmodel`) on matches the engine plays itself, and write the
-model file the package ships. Seeded: the same seed, matches and bots write the same file."""
+model of them, :mod:`fives.bots.playmodel`); ``fives train value-net``: the learned evaluation
+(:mod:`fives.bots.valuenet`). Both on matches the engine plays itself, each writing the file
+the package ships. Seeded: the same seed, matches and bots write the same file."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ from fives.phrasing import os_error_text
 
 #: where the package keeps the model (the default output)
 SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "play_model.json"
+#: where the package keeps the value network's weights
+SHIPPED_NET = Path(__file__).resolve().parents[1] / "bots" / "value_net.json"
+#: what the shipped network was trained with (``fives train value-net``'s defaults)
+NET_DEFAULTS = {"seed": 2026, "matches": 120, "bots": "medium", "hidden": 48, "epochs": 12,
+                "keep": 0.15, "worlds": 24}
 
 
 def register(sub: Any) -> None:
@@ -38,6 +44,27 @@ def register(sub: Any) -> None:
     m.add_argument("--out", default=str(SHIPPED), metavar="FILE", help=t("cli.train.out", lang))
     m.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
     m.set_defaults(func=run)
+    v = what.add_parser("value-net", help=t("cli.train.value_net", lang),
+                        description=t("cli.train.value_net", lang))
+    d = NET_DEFAULTS
+    v.add_argument("--seed", type=int, default=d["seed"], metavar="S",
+                   help=t("cli.train.seed", lang))
+    v.add_argument("--matches", type=int, default=d["matches"], metavar="M",
+                   help=t("cli.train.net_matches", lang, n=d["matches"]))
+    v.add_argument("--bots", default=d["bots"], metavar="LIST",
+                   help=t("cli.train.net_bots", lang, bots=d["bots"]))
+    v.add_argument("--hidden", type=int, default=d["hidden"], metavar="H",
+                   help=t("cli.train.hidden", lang, n=d["hidden"]))
+    v.add_argument("--epochs", type=int, default=d["epochs"], metavar="E",
+                   help=t("cli.train.epochs", lang, n=d["epochs"]))
+    v.add_argument("--keep", type=float, default=d["keep"], metavar="P",
+                   help=t("cli.train.keep", lang, p=d["keep"]))
+    v.add_argument("--worlds", type=int, default=d["worlds"], metavar="W",
+                   help=t("cli.train.worlds", lang, n=d["worlds"]))
+    v.add_argument("--out", default=str(SHIPPED_NET), metavar="FILE",
+                   help=t("cli.train.out", lang))
+    v.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
+    v.set_defaults(func=run_net)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +79,15 @@ def run(args: argparse.Namespace) -> int:
             Config.make(game, 2)
         except RulesError as exc:
             raise UsageError(reason_text(exc, lang=lang), lang) from None
-    bots = [b.strip() for b in args.bots.split(",")]
+    bots = _our_bots(args.bots, lang)
+    data = train(args.seed, args.matches, bots, games,
+                 progress=lambda line: print(line, file=sys.stderr))
+    _write(data, args.out, lang)
+    return 0
+
+
+def _our_bots(text: str, lang: str) -> list[str]:
+    bots = [b.strip() for b in text.split(",")]
     for name in bots:
         try:
             outside = BotName.parse(name).outside
@@ -60,13 +95,40 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(keyed_text("bot", exc, lang), lang) from None
         if outside:  # the model is of how our bots play, fitted in this process
             raise UsageError(t("cli.train.no_outside", lang, name=name), lang)
-    data = train(args.seed, args.matches, bots, games,
-                 progress=lambda line: print(line, file=sys.stderr))
+    return bots
+
+
+def run_net(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
+    if not 1 <= args.matches <= 1000:
+        raise UsageError(t("cli.train.bad_matches", lang, n=args.matches), lang)
+    if not 1 <= args.hidden <= 512:
+        raise UsageError(t("cli.train.bad_hidden", lang, n=args.hidden), lang)
+    if not 1 <= args.epochs <= 200:
+        raise UsageError(t("cli.train.bad_epochs", lang, n=args.epochs), lang)
+    if not 0 < args.keep <= 1:
+        raise UsageError(t("cli.train.bad_keep", lang, p=args.keep), lang)
+    if not 0 <= args.worlds <= 1000:
+        raise UsageError(t("cli.train.bad_worlds", lang, n=args.worlds), lang)
+    bots = _our_bots(args.bots, lang)
+    try:
+        import numpy  # noqa: F401  (training only: play needs none)
+
+        from fives.bots.valuetrain import train_value_net
+    except ImportError:
+        raise UsageError(t("cli.train.no_numpy", lang), lang) from None
+    data = train_value_net(args.seed, args.matches, bots, hidden=args.hidden,
+                           epochs=args.epochs, keep=args.keep, worlds=args.worlds,
+                           progress=lambda line: print(line, file=sys.stderr))
+    _write(data, args.out, lang)
+    return 0
+
+
+def _write(data: dict[str, Any], out: str, lang: str) -> None:
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     try:
-        Path(args.out).write_text(text, encoding="utf-8")
+        Path(out).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise UsageError(t("cli.err.write", lang, path=args.out, why=os_error_text(exc, lang)),
+        raise UsageError(t("cli.err.write", lang, path=out, why=os_error_text(exc, lang)),
                          lang) from None
-    print(t("cli.train.written", lang, path=args.out), file=sys.stderr)
-    return 0
+    print(t("cli.train.written", lang, path=out), file=sys.stderr)

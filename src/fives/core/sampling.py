@@ -232,8 +232,9 @@ class WorldSampler:
     ) -> tuple[State, float]:
         """A world and the log-likelihood of the others' choices in it under a model of play.
 
-        ``log_likelihood(state, code)`` is asked before each action of another seat that had
-        a choice; the sum lets a bot weight worlds by how well they explain what it saw.
+        ``log_likelihood(state, code)`` is asked before each play of another seat (a model
+        gives 0 where the seat had no choice); the sum lets a bot weight worlds by how well
+        they explain what it saw.
         """
         for _attempt in range(100):
             built = self._build(rng, check, log_likelihood)
