@@ -9,7 +9,9 @@ compiles must run pure. So each run here:
   extension: the pure modules run, ``FIVES_PURE=1``), and writes there a ``[tool.mutmut]`` that
   mutates that one module and runs only its guarding tests (``GUARDS`` below, or ``TESTS=``),
   serially (no ``-n``), each under a time limit;
-- runs ``mutmut run --max-children 2`` under ``timeout`` (``MINUTES=``, default 60);
+- runs ``mutmut run --max-children 2`` under ``timeout`` (``MINUTES=``, default 60), on every
+  mutant or on those ``ONLY=`` names (mutmut's names, ``*`` patterns allowed, or ``@FILE`` for
+  a file of names: the survivors of a run before, to check the tests written since);
 - writes ``results.txt`` (every mutant's fate) and ``summary.json`` (counts, score, minutes)
   there, and prints the summary line that ``docs/testing.md`` records.
 
@@ -47,7 +49,9 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/core/games.py": ["tests/test_game_config.py", "tests/test_rules.py",
                                 "tests/test_config_header.py"],
     "src/fives/core/state.py": ["tests/test_rules.py", "tests/test_properties.py",
-                                "tests/test_examples.py"],
+                                "tests/test_examples.py", "tests/test_account.py",
+                                "tests/test_rejections.py", "tests/test_input_errors.py",
+                                "tests/test_record_io.py"],
     "src/fives/core/sampling.py": ["tests/bots/test_sampling.py", "tests/bots/test_sampling_edges.py",
                                    "tests/bots/test_inference.py"],
     "src/fives/core/account.py": ["tests/test_account.py", "tests/test_rules.py"],
@@ -75,6 +79,9 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     minutes = float(os.environ.get("MINUTES", "60"))
+    only = os.environ.get("ONLY", "").split()
+    if len(only) == 1 and only[0].startswith("@"):
+        only = Path(only[0][1:]).read_text("utf-8").split()
     name = Path(module).stem if "/core/" not in module else "core-" + Path(module).stem
     work = ROOT / "build" / "mutate" / name
     if work.exists():
@@ -102,7 +109,7 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     with open(work / "run.log", "w", encoding="utf-8") as log:
         code = subprocess.run(["timeout", str(int(minutes * 60)), mutmut, "run",
-                               "--max-children", "2"], cwd=work, env=env, stdout=log,
+                               "--max-children", "2", *only], cwd=work, env=env, stdout=log,
                               stderr=subprocess.STDOUT, check=False).returncode
     spent = (time.monotonic() - started) / 60
     results = subprocess.run([mutmut, "results", "--all", "true"], cwd=work, env=env,
