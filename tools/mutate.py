@@ -51,7 +51,8 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/core/state.py": ["tests/test_rules.py", "tests/test_properties.py",
                                 "tests/test_examples.py", "tests/test_account.py",
                                 "tests/test_rejections.py", "tests/test_input_errors.py",
-                                "tests/test_record_io.py"],
+                                "tests/test_record_io.py", "tests/test_state_refusals.py",
+                                "tests/test_view.py"],
     "src/fives/core/sampling.py": ["tests/bots/test_sampling.py", "tests/bots/test_sampling_edges.py",
                                    "tests/bots/test_inference.py"],
     "src/fives/core/account.py": ["tests/test_account.py", "tests/test_rules.py"],
@@ -59,7 +60,8 @@ GUARDS: dict[str, list[str]] = {
                                     "tests/bots/test_search_values.py"],
     "src/fives/bots/search.py": ["tests/bots/test_search_values.py",
                                  "tests/bots/test_search_pinned.py",
-                                 "tests/bots/test_inference.py"],
+                                 "tests/bots/test_inference.py", "tests/bots/test_known_best.py",
+                                 "tests/bots/test_more_worlds.py"],
 }
 
 _STATUS = re.compile(r"^\s*(\S+):\s*(\w[\w ]*)$")
