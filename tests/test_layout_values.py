@@ -124,6 +124,8 @@ def test_what_each_end_counts_names_its_tile() -> None:
 def test_an_empty_layout_counts_nothing_and_a_wrong_play_is_refused_by_name() -> None:
     empty = Layout(spinner_rules=True)
     assert empty.ends_total() == 0 and empty.sentence() == "0 = 0"
+    # nothing is open before the lead: no end, no number (a bot's reply search reads both)
+    assert empty.ends == [] and empty.open_mask == 0 and empty.tiles() == []
     with pytest.raises(ValueError, match=r"^not a play: 'draw'$"):
         empty.place_text("draw")
     with pytest.raises(ValueError, match=r"^the opening lead is written without an end: '1-2@W'$"):

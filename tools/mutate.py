@@ -52,7 +52,7 @@ GUARDS: dict[str, list[str]] = {
                                 "tests/test_examples.py", "tests/test_account.py",
                                 "tests/test_rejections.py", "tests/test_input_errors.py",
                                 "tests/test_record_io.py", "tests/test_state_refusals.py",
-                                "tests/test_view.py"],
+                                "tests/test_view.py", "tests/test_deal_refusals.py"],
     "src/fives/core/sampling.py": ["tests/bots/test_sampling.py", "tests/bots/test_sampling_edges.py",
                                    "tests/bots/test_inference.py"],
     "src/fives/core/account.py": ["tests/test_account.py", "tests/test_rules.py"],

@@ -364,9 +364,11 @@ class State:
         return None
 
     def check_deal(
-        self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
-    ) -> None:
-        """Raise :class:`DealError` unless this is a deal and a leader the rules allow."""
+        self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: object
+    ) -> int:
+        """Raise :class:`DealError` unless this is a deal and a leader the rules allow; return
+        the leader. (``leader`` is typed ``object``: compiled, an ``int`` parameter would let
+        ``True`` through as seat 1 and stop a string with a TypeError, not the rules' words.)"""
         cfg = self.config
         if len(hands) != self.n:
             raise DealError("deal_hands", hands=len(hands), players=self.n)
@@ -391,6 +393,7 @@ class State:
             rule = self._lead_rule()
             why = ERROR_TEXT[f"lead.{rule}"]
             raise DealError("leader_must_be", want=want, why=why, rule=rule, leader=leader)
+        return leader
 
     def _previous_round(self) -> tuple[int, RoundEnd | None] | None:
         """(leader, end) of the round before the next deal, or None before the first."""
@@ -404,15 +407,15 @@ class State:
         return game.first_lead if self._previous_round() is None else game.next_lead
 
     def start_round(
-        self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
+        self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: object
     ) -> None:
         """Deal a new round: ``hands[seat]``, ``stock`` in draw order, and its leader."""
         if self.over:
             raise DealError("no_more_rounds")
         if self.leader >= 0 and self.round_end is None:
             raise DealError("previous_round_unfinished")
-        self.check_deal(hands, stock, leader)
-        self._begin([mask_of(h) for h in hands], [t.id for t in stock], leader)
+        seat = self.check_deal(hands, stock, leader)
+        self._begin([mask_of(h) for h in hands], [t.id for t in stock], seat)
 
     def _begin(self, hands: list[int], stock: list[int], leader: int) -> None:
         """Start a round from a deal already known to be valid (masks and tile ids)."""
