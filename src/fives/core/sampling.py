@@ -63,8 +63,9 @@ class WorldSampler:
         lay = Layout(cfg.game.spinner, cfg.side_arm_gate)
         history = view.history
         voids: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (time, numbers mask)
-        played: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (tile, time), not fresh
-        fresh_time: set[int] = set()
+        # (tile, time); a tile drawn and played at once is in it too, harmlessly: it is known
+        # (a draw's tile below), so no slot is ever asked to hold it
+        played: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         draws: list[tuple[int, int, int]] = []  # (time, seat, known tile or -1)
         self.codes: list[int] = []
         for k, item in enumerate(history):
@@ -73,8 +74,7 @@ class WorldSampler:
             if item.action.is_play:
                 tile = item.action.tile
                 assert tile is not None
-                if k not in fresh_time:
-                    played[item.seat].append((tile.id, k))
+                played[item.seat].append((tile.id, k))
                 lay.place(tile.id, item.action.end if item.action.end is not None else 0)
                 continue
             numbers = 0
@@ -86,7 +86,6 @@ class WorldSampler:
                 if nxt is not None and nxt.seat == item.seat and nxt.action.is_play:
                     tile = nxt.action.tile
                     assert tile is not None
-                    fresh_time.add(k + 1)
                     draws.append((k, item.seat, tile.id))
                 elif item.seat == me:
                     if item.tile is None:
@@ -94,7 +93,6 @@ class WorldSampler:
                     draws.append((k, me, item.tile.id))
                 else:
                     draws.append((k, item.seat, -1))
-        self.voids = voids
         self.draws = draws
         self.leader = view.leader
         # What is known exactly.
