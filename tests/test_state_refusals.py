@@ -15,7 +15,9 @@ import pytest
 
 from fives.core.games import GAMES, Config
 from fives.core.state import REASON_TEXT, IllegalAction, Reason, State
-from fives.core.tiles import ACTIONS, Action
+from fives.core.tiles import ACTIONS, ALL_TILES, Action
+
+ACTIONS_TILES = list(ALL_TILES)
 
 TABLES = [(g, n) for g in sorted(GAMES) for n in (2, 3, 4)]
 WENS = "WENS"
@@ -114,8 +116,9 @@ def test_every_refused_action_has_the_reason_the_rules_call_for(game: str, playe
 
 
 def test_a_finished_round_and_a_finished_match_refuse_every_action() -> None:
-    state = State(Config.make("all-fives", 2, target=5))
+    state = State(Config.make("all-fives", 2, target=60))
     rng = random.Random(3)
+    between = 0
     while not state.over:
         if state.needs_deal():
             state.deal_next(rng)
@@ -128,6 +131,9 @@ def test_a_finished_round_and_a_finished_match_refuse_every_action() -> None:
                 state.play("draw")
             assert caught.value.key == "round_over" and caught.value.legal == []
             assert str(caught.value) == "'draw': the round is over (legal: none)"
+            assert caught.value.action == "draw"
+            between += 1
+    assert between >= 1  # a round ended without ending the match
     reason = state.refusal(ACTIONS[0])
     assert reason is not None and reason.key == "match_over"
     with pytest.raises(IllegalAction) as caught:
@@ -161,3 +167,26 @@ def test_a_copy_is_the_same_state_and_independent_of_it(game: str, players: int)
         while copy.turn >= 0:
             copy.apply(ACTIONS[rng.choice(copy.legal_codes())])
         assert _snapshot(state) == before and state.log == log
+    # a finished round and a finished match copy whole too (how it ended, who won)
+    rng = random.Random(2)
+    state = State(Config.make(game, players, target=30))
+    while not state.over:
+        state.deal_next(rng)
+        while state.turn >= 0:
+            state.apply_code(rng.choice(state.legal_codes()))
+        copy = state.copy()
+        assert (copy.round_end, copy.over, copy.winner, copy.scores) == (
+            state.round_end, state.over, state.winner, state.scores)
+
+
+def test_a_side_arm_of_the_double_blank_is_closed_until_both_arms_hold_a_tile() -> None:
+    # the double blank is tile 0: a spinner all the same (AF-4, SP-2)
+    state = State(Config.make("all-fives", 2))
+    tiles = {str(t): t for t in ACTIONS_TILES}
+    hands = [[tiles[x] for x in ["0-0", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5", "3-6"]],
+             [tiles[x] for x in ["0-1", "0-2", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "4-4"]]]
+    dealt = {t for h in hands for t in h}
+    state.start_round(hands, [t for t in ACTIONS_TILES if t not in dealt], 0)
+    state.play("0-0")
+    reason = state.refusal(Action.parse("0-1@N"))
+    assert reason is not None and reason.key == "side_arm_closed"
