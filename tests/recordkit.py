@@ -8,9 +8,11 @@ the 28 tiles once.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import random
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from fives.core.games import Config
 from fives.core.layout import Layout
 from fives.core.record import Record, RecordError, replay, replay_state
 from fives.core.state import State
@@ -26,6 +28,7 @@ __all__ = [
     "layout_of",
     "pips",
     "played",
+    "random_states",
     "rec",
     "report",
     "rest",
@@ -143,3 +146,20 @@ def layout_of(spinner: bool, *plays: str) -> Layout:
         assert action.tile is not None
         lay.place(action.tile.id, action.end if action.end is not None else 0)
     return lay
+
+
+def random_states(game: str, players: int, seed: int, rounds: int = 2,
+                  ended: bool = False) -> Iterator[State]:
+    """Each turn's state of a few rounds played at random (the same object, moved on after each
+    yield), and with ``ended`` each round's state once it is over too."""
+    rng = random.Random(seed)
+    state = State(Config.make(game, players))
+    for _ in range(rounds):
+        if state.over:
+            return
+        state.deal_next(rng)
+        while state.turn >= 0:
+            yield state
+            state.apply_code(rng.choice(state.legal_codes()))
+        if ended:
+            yield state

@@ -9,30 +9,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
 from fives.core.games import GAMES, Config
 from fives.core.state import REASON_TEXT, IllegalAction, Reason, State
 from fives.core.tiles import ACTIONS, ALL_TILES, Action
+from recordkit import random_states
 
 ACTIONS_TILES = list(ALL_TILES)
 
 TABLES = [(g, n) for g in sorted(GAMES) for n in (2, 3, 4)]
 WENS = "WENS"
-
-
-def _states(game: str, players: int, seed: int, rounds: int = 2) -> Iterator[State]:
-    rng = random.Random(seed)
-    state = State(Config.make(game, players))
-    for _ in range(rounds):
-        if state.over:
-            return
-        state.deal_next(rng)
-        while state.turn >= 0:
-            yield state
-            state.apply_code(rng.choice(state.legal_codes()))
 
 
 def _snapshot(state: State) -> tuple[object, ...]:
@@ -69,7 +57,7 @@ def _expected_key(state: State, action: Action, legal: list[int]) -> str:
 @pytest.mark.parametrize(("game", "players"), TABLES)
 def test_every_refused_action_has_the_reason_the_rules_call_for(game: str, players: int) -> None:
     seen: Counter[str] = Counter()
-    for i, state in enumerate(_states(game, players, seed=players * 7 + len(game))):
+    for i, state in enumerate(random_states(game, players, seed=players * 7 + len(game))):
         if i % 3:
             continue
         legal = state.legal_codes()
@@ -152,7 +140,7 @@ def test_a_refusal_given_as_words_is_not_allowed_here() -> None:
 @pytest.mark.parametrize(("game", "players"), [("all-fives", 4), ("draw", 2), ("muggins", 3)])
 def test_a_copy_is_the_same_state_and_independent_of_it(game: str, players: int) -> None:
     rng = random.Random(9)
-    for i, state in enumerate(_states(game, players, seed=5)):
+    for i, state in enumerate(random_states(game, players, seed=5)):
         if i % 4:
             continue
         copy = state.copy()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,11 +23,10 @@ from fives.bots.valuenet import (
 from fives.bots.valuetrain import CONFIGS, config_positions, digest, train_value_net
 from fives.cli.main import main
 from fives.cli.train_cmd import NET_DEFAULTS
-from fives.core.games import Config
 from fives.core.sampling import WorldSampler
-from fives.core.state import State
 from fives.core.tiles import ACTIONS
 from fives.core.view import view_of
+from recordkit import random_states
 
 SHIPPED = Path(__file__).resolve().parents[2] / "src" / "fives" / "bots" / "value_net.json"
 
@@ -41,25 +39,11 @@ def random_net(seed: int, hidden: int = 6) -> ValueNet:
                     tuple(rng.uniform(-1, 1) for _ in range(hidden)), rng.uniform(-1, 1))
 
 
-def random_states(game: str, players: int, seed: int, rounds: int = 2) -> Iterator[State]:
-    """Every state of a few random rounds, the finished round included."""
-    rng = random.Random(seed)
-    state = State(Config.make(game, players))
-    for _ in range(rounds):
-        if state.over:
-            return
-        state.deal_next(rng)
-        while state.turn >= 0:
-            yield state
-            state.apply_code(rng.choice(state.legal_codes()))
-        yield state
-
-
 def test_a_finished_round_is_worth_its_margin_to_every_seat() -> None:
     net = random_net(1)
     seen = 0
     for k, (game, n) in enumerate(CONFIGS):
-        for state in random_states(game, n, k, rounds=3):
+        for state in random_states(game, n, k, rounds=3, ended=True):
             if state.turn >= 0:
                 continue
             for seat in range(n):

@@ -29,7 +29,7 @@ from typing import Any, Final
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.sampling import proven_voids
-from fives.core.tiles import ALL_TILES, Action
+from fives.core.tiles import ALL_TILES, Action, mask_of
 from fives.core.view import View
 
 __all__ = [
@@ -182,13 +182,6 @@ def _best_play(layout: Layout, tiles: int, table: Sequence[int]) -> int:
     return best
 
 
-def _mask(tiles: Sequence[Any]) -> int:
-    m = 0
-    for t in tiles:
-        m |= t.mask
-    return m
-
-
 def _voids(view: View) -> list[int]:
     return [0 if s == view.seat else proven_voids(view, s) for s in range(view.config.players)]
 
@@ -196,7 +189,7 @@ def _voids(view: View) -> list[int]:
 def features(view: View) -> dict[int, float]:
     """The inputs of ``view``'s position, for its seat."""
     assert view.seat is not None
-    return encode(view.config, view.seat, _mask(view.hand), _mask(view.layout.tiles()),
+    return encode(view.config, view.seat, mask_of(view.hand), mask_of(view.layout.tiles()),
                   view.layout, view.hand_sizes, view.stock, view.turn, _voids(view),
                   [float(s) for s in view.scores])
 
@@ -221,9 +214,9 @@ def features_after(view: View, action: Action, voids: Sequence[int] | None = Non
     nxt = (seat + 1) % n
     while view.out and view.out[nxt] and nxt != seat:
         nxt = (nxt + 1) % n
-    hand = _mask(view.hand) & ~tile.mask
+    hand = mask_of(view.hand) & ~tile.mask
     turn = None if sizes[seat] == 0 else nxt
-    x = encode(cfg, seat, hand, _mask(view.layout.tiles()) | tile.mask, lay, sizes,
+    x = encode(cfg, seat, hand, mask_of(view.layout.tiles()) | tile.mask, lay, sizes,
                view.stock, turn, voids if voids is not None else _voids(view), scores)
     return x, points
 
