@@ -14,7 +14,7 @@ import pytest
 
 from fives.core.games import Config
 from fives.core.history import HistoryItem
-from fives.core.sampling import SamplingError, WorldSampler
+from fives.core.sampling import SamplingError, WorldSampler, _Slot
 from fives.core.state import State, lead_priority
 from fives.core.tiles import ALL_TILES, DRAW, PASS, tiles_of_mask
 from fives.core.view import View, view_of
@@ -176,3 +176,22 @@ def test_mixing_moves_tiles_and_keeps_every_constraint() -> None:
     assert moved >= 45
     assert len(sampler.tiles) == len(start) and all(0 <= t < len(ALL_TILES)
                                                     for t in sampler.tiles)
+
+
+def test_a_fill_that_runs_into_a_dead_end_starts_again() -> None:
+    # three tiles, three one-tile slots: if the tile that may go to slots 1 or 2 takes slot 1
+    # first, the two that fit only slots 0 and 1 cannot both be placed: the fill must start
+    # again, never hand back a half-filled deal
+    state = _played("all-fives", 3, 8, 5)
+    sampler = WorldSampler(view_of(state, state.turn))
+    sampler.slots = [_Slot(-1, -1, 1, False), _Slot(-1, -1, 1, False),
+                     _Slot(-1, -1, 1, False)]
+    sampler.tiles = [0, 1, 2]
+    sampler.allowed = [[0, 1], [0, 1], [1, 2]]
+    sampler.allowed_sets = [frozenset(a) for a in sampler.allowed]
+    fills: Counter[tuple[int, ...]] = Counter()
+    for k in range(200):
+        where = sampler.assign(random.Random(k), swaps=0)
+        assert where[2] == 2 and sorted(where[:2]) == [0, 1], where
+        fills[tuple(where)] += 1
+    assert len(fills) == 2  # both ways of placing the first two are reached
