@@ -101,6 +101,9 @@ def _decision(
 ) -> dict[str, Any]:
     view = view_of(state, seat)
     rng = Seeds(seed).of("analyse").decision(seat, i, k)
+    stats = getattr(bot, "last_stats", None)
+    if isinstance(stats, dict):
+        stats.clear()  # what this decision's search saw, not the last one's
     raw = bot.values(view, rng)
     values: dict[str, float | None] = {}
     for a in legal:
@@ -114,7 +117,7 @@ def _decision(
     same = [[str(a) for a in g] for g in action_classes(view.layout, legal) if len(g) > 1]
     twins = next((g for g in same if str(played) in g), [str(played)])
     agrees = choice in twins
-    return {
+    out: dict[str, Any] = {
         "round": i,
         "action_no": k,
         "seat": seat,
@@ -128,6 +131,11 @@ def _decision(
         "values": values,
         "flag": None,
     }
+    if getattr(bot, "infer", False) and isinstance(stats, dict) and "ess_share" in stats:
+        # worlds drawn by how well they explain the others' plays: how many candidates were
+        # worth one world each, as a share (issue 27)
+        out["effective_share"] = round(float(stats["ess_share"]), 4)
+    return out
 
 
 def summary(decisions: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[dict[str, Any]]:
@@ -146,6 +154,9 @@ def summary(decisions: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[d
                 "marks": {m: sum(1 for d in mine if d.get("mark") == m) for m in MARKS},
             }
         )
+        shares = [d["effective_share"] for d in mine if "effective_share" in d]
+        if shares:
+            out[-1]["effective_share"] = round(sum(shares) / len(shares), 4)
     return out
 
 

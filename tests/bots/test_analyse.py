@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clikit import FIVES
-from fives.analysis import analyse
+from fives.analysis import analyse, summary
 from fives.bots import make_bot
 from fives.cli.analyse_cmd import account
 from fives.core.games import Config
@@ -203,3 +203,22 @@ def test_analyse_shows_identical_actions_as_one_line_naming_both() -> None:
     text = "\n".join(account(record, "medium", decisions, [], "x.json"))
     assert "3-5@W = 3-5@E" in text and "4-5@W = 4-5@E" in text
     assert "3-5@E " not in text.replace("3-5@W = 3-5@E", "")
+
+
+def test_a_bot_drawing_worlds_by_inference_reports_how_many_were_worth_one(
+        record_path: Path) -> None:
+    """Issue 27: the effective worlds per candidate of hard-i's weighted draw, per decision and
+    per seat (a share in (0, 1]); a bot with plain worlds reports none."""
+    record = Record.from_json(record_path.read_text())
+    decisions = analyse(record, make_bot("hard-i"), seats=[1], round_no=0)
+    shares = [d["effective_share"] for d in decisions if "effective_share" in d]
+    assert shares and all(0.0 < s <= 1.0 for s in shares)
+    (seat,) = summary(decisions, [1])
+    assert seat["effective_share"] == pytest.approx(sum(shares) / len(shares), abs=1e-4)
+    lines = account(record, "hard-i", decisions, [seat], "r.json")
+    assert any("each candidate world was worth" in line for line in lines)
+    hindi = account(record, "hard-i", decisions, [seat], "r.json", lang="hi")
+    assert any("उम्मीदवार दुनिया" in line for line in hindi)
+    plain = analyse(record, make_bot("hard"), seats=[1], round_no=0)
+    assert not any("effective_share" in d for d in plain)
+    assert "effective_share" not in summary(plain, [1])[0]

@@ -183,6 +183,8 @@ def account(
                 mean=mean,
             )
         )
+        if "effective_share" in s:
+            lines.append("  " + at("effective", share=f"{100 * s['effective_share']:.0f}%"))
     flagged = sorted((d for d in decisions if d["flag"]), key=lambda d: d["flag"])
     if flagged:
         lines.append(at("costliest"))
