@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
+from fives.bots.search import _best_reply
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.sampling import proven_voids
@@ -105,7 +106,7 @@ def encode(
     total = layout.ends_total()
     if total:
         x[_TOTAL] = total / 10.0
-        now = config.game.play_points[total] if total < len(config.game.play_points) else 0
+        now = config.game.play_points[total]
         if now:
             x[_NOW] = now / 10.0
     for k in range(1, n):
@@ -159,27 +160,12 @@ def _without_numbers(mask: int, numbers: int) -> int:
 
 
 def _best_play(layout: Layout, tiles: int, table: Sequence[int]) -> int:
-    """The most points one of ``tiles`` (a mask) could score on ``layout`` now."""
-    best = 0
-    size = len(table)
-    if layout.count == 0:
-        ends: list[tuple[int, int]] = []
-    else:
-        ends = list(layout.ends)
-    for t in ALL_TILES:
-        if not tiles & t.mask:
-            continue
-        if not ends:
-            total = layout.total_after(t.id, 0)
-            if total < size and table[total] > best:
-                best = table[total]
-            continue
-        for e, v in ends:
-            if t.has(v):
-                total = layout.total_after(t.id, e)
-                if total < size and table[total] > best:
-                    best = table[total]
-    return best
+    """The most points one of ``tiles`` (a mask) could score on ``layout`` now (as a lead, on
+    an empty layout)."""
+    if layout.count:
+        return _best_reply(layout, tiles, list(table))
+    return max((table[layout.total_after(t.id, 0)] for t in ALL_TILES if tiles & t.mask),
+               default=0)
 
 
 def _voids(view: View) -> list[int]:
