@@ -1,7 +1,7 @@
 """Accessibility checked by a machine (issue 29): axe-core (the npm package, installed by
 ``make test``; nothing is downloaded at run time) on every page of the site — home and lobby,
 the table in play for 2, 3 and 4 players, at a round's end and at the match's end, the replay,
-history, me, a profile, the leaderboard, watch, the rules, device, puzzles and the error page —
+history, me, a profile, an arena, the leaderboard, watch, the rules, device, puzzles and the error page —
 at 390×844 and at 1366×768 (a touch screen), in English and Hindi. No violation of impact
 serious or critical; every violation found is written to ``build/axe/<lang>-<size>.json`` and
 ``docs/accessibility.md`` lists what is left."""
@@ -70,11 +70,18 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
         headers: {'content-type': 'application/json'}, body: JSON.stringify({name})})).json()""",
                          "Asha" if lang == "en" else "आशा")
     me = made["player"]["id"]
+    arena = page.evaluate("""async () => (await fetch('/api/events', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify({game: 'block',
+        players: 2, minutes: 30})})).json()""")
+    assert "id" in arena, arena
+    page.evaluate("async (id) => fetch(`/api/events/${id}/join`, {method: 'POST', body: '{}'})",
+                  arena["id"])
     visits: list[tuple[str, Any]] = [
         ("home", "/"), ("history", "/history"), ("me", "/me"), ("profile", f"/p/{me}"),
         ("leaderboard", "/leaderboard"), ("watch", "/watch"), ("rules", "/rules"),
         ("rules-all-fives", "/rules/all-fives"), ("device", "/device"), ("puzzles", "/puzzles"),
         ("replay", f"/replay/{finished}"), ("error", "/t/no-such-table"), ("offline", "/offline"),
+        ("arena", f"/events/{arena['id']}"),
     ]
     for players in (2, 3, 4):
         pos = position("all-fives", players, players)

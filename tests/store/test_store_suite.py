@@ -170,7 +170,7 @@ def test_migrations_are_applied_once_and_recorded(store_url: str) -> None:
     assert names[:3] == ["0001_tables", "0002_fencing", "0003_analyses"]
     # 0001-0099: the tables and matches; 0100 and up: the player store
     assert [m.label for m in migrations(dialect) if m.version >= 100] == [
-        "0100_players", "0101_spent_secrets", "0102_name_looks", "0103_puzzle_ratings"]
+        "0100_players", "0101_spent_secrets", "0102_name_looks", "0103_puzzle_ratings", "0104_events"]
     assert upgrade(store_url) == names
     assert upgrade(store_url) == []
 

@@ -34,6 +34,8 @@ from fives.server.bot_api import bot_routes
 from fives.server.bots import bot_levels
 from fives.server.cluster.remote import ClusterDown, RemoteTable
 from fives.server.conn import Conn
+from fives.server.contest_api import contest_routes
+from fives.server.contests import Contests
 from fives.server.guard import PEER, ConnectionGuard, RequestGuard
 from fives.server.identity import Identities, first_visit
 from fives.server.installable import OFFLINE, manifest_response, worker_response
@@ -125,12 +127,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                              settings.bot_offer, book, manager.withdraw)
         state["queue"] = queue
         queue.start()
+        contests = Contests(store, manager.create_event_table, manager.withdraw,
+                            owner=cluster.id if cluster is not None else "",
+                            every=settings.event_every, lease=settings.event_lease)
+        manager.contests = state["contests"] = contests
+        contests.start()
         gauges = asyncio.get_running_loop().create_task(_gauges(manager))
         log.info("event loop %s, HTTP parser %s", running_loop_name(), parser_name())
         try:
             yield
         finally:
             gauges.cancel()
+            await contests.close()
             await queue.stop()
             await manager.shutdown()
             if cluster is not None:
@@ -565,6 +573,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         limits.limit("queue", settings.pairing_rate, settings.pairing_burst)),
         *player_routes(lambda: manager().store, identities, lambda: manager().lobby()),
         *puzzle_routes(lambda: manager().store),
+        *contest_routes(lambda: manager().store, lambda: state["contests"], creations),
+        Route("/events/{event_id}", _page("event.html")),
         Route("/rules", _page("rules.html")),
         Route("/rules/{game}", _page("rules.html")),
         Route("/manifest.webmanifest", web_manifest),

@@ -8,6 +8,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -16,6 +17,7 @@ from fives.core.games import GAMES, Config, RulesError
 from fives.core.record import RecordError
 from fives.server.analyses import Analyst
 from fives.server.bots import BotRunner, bot_levels
+from fives.server.contests import Contests
 from fives.server.messages import ClientError, clean_name
 from fives.server.meta import Seat, TableMeta
 from fives.server.online_bots import OnlineBots, Unreachable, is_outside
@@ -25,6 +27,7 @@ from fives.server.settings import Settings
 from fives.server.table import Table, TableServices, hash_token, lobby_entry, replay_stored
 from fives.server.tickets import Ticket
 from fives.store.base import DamagedRow, Store, StoreError
+from fives.store.events import StoredEntrant, StoredEvent
 from fives.store.players import NameLooksTaken, NameTaken, StoredPlayer
 
 __all__ = ["MOVED", "Owners", "TableManager", "TableSpec", "player_count"]
@@ -99,6 +102,8 @@ class TableManager:
                                       self.analyst.hint)
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[Table | str | None]] = {}  # restores under way
+        #: the site's events, told of their matches' ends (set by the app once both exist)
+        self.contests: Contests | None = None
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -182,6 +187,8 @@ class TableManager:
         once (a restart or a takeover finding it finished again changes nothing)."""
         await table.told()  # the bot hears the match's end before another table may book it
         await self.analyst.match_over(table.id, table.meta)
+        if self.contests is not None:
+            await self.contests.match_over(table.id, table.meta, table.state)
         for seat in table.meta.seats:
             if is_outside(seat.player):
                 await self.free_bot(str(seat.player), table.id)
@@ -594,6 +601,31 @@ class TableManager:
             seat.player, seat.name, seat.browser = (ticket.player.id, ticket.player.label,
                                                    ticket.browser)
             tokens[i] = token
+        meta.host = 0
+        table = await self._open(meta)
+        return table.id, tokens
+
+    async def create_event_table(self, event: StoredEvent,
+                                 entrants: Sequence[StoredEntrant]) -> tuple[str, list[str]]:
+        """The table of an event's pairing (the entrants in seat order; a bot entrant's seat
+        played by its level): open to watchers, rated if the event is, its result told to the
+        event when it ends. The table's id and each entrant's seat token (empty for a bot)."""
+        info = event.meta
+        spec = {"game": info["game"], "players": len(entrants), "rated": bool(info.get("rated")),
+                "private": False, "target": info.get("target"), "teams": info.get("teams"),
+                "seats": [{"kind": "bot", "level": e.name} if e.bot else {"kind": "human"}
+                          for e in entrants], "watch": True}
+        meta, _ = self._meta_of(spec)
+        meta.event = event.id
+        tokens = []
+        for seat, entrant in zip(meta.seats, entrants, strict=True):
+            if entrant.bot:
+                tokens.append("")
+                continue
+            token = secrets.token_urlsafe(24)
+            seat.token_hash = hash_token(token)  # no address: one browser per entrant instead
+            seat.player, seat.name, seat.browser = entrant.player, entrant.name, entrant.browser
+            tokens.append(token)
         meta.host = 0
         table = await self._open(meta)
         return table.id, tokens

@@ -105,6 +105,9 @@ class TableMeta:
     #: why a match asked for rated is played casual (decided once its seats are all taken:
     #: ``fives.server.rated``), e.g. "same_address"; None: it counts as asked
     casual: str | None = None
+    #: the event (arena or Swiss) this match is played in, if any: its result counts there,
+    #: and its players go back to the event rather than to a rematch
+    event: str | None = None
 
     @property
     def counts(self) -> bool:
@@ -146,6 +149,7 @@ class TableMeta:
             "rematch_of": self.rematch_of,
             "rated": self.rated,
             "casual": self.casual,
+            "event": self.event,
         }
 
     @staticmethod
@@ -173,4 +177,5 @@ class TableMeta:
             rematch_of=data.get("rematch_of"),
             rated=bool(data.get("rated")),
             casual=str(data["casual"]) if data.get("casual") else None,
+            event=str(data["event"]) if data.get("event") else None,
         )

@@ -19,7 +19,7 @@ from fives.core.state import State
 from fives.server.meta import TableMeta
 from fives.store.players import PlayerMatch, Rate, StoredRating
 
-__all__ = ["MODEL", "bot_player", "match_rows", "rating_json", "rating_step", "shown"]
+__all__ = ["MODEL", "bot_player", "match_rows", "rating_json", "rating_step", "shown", "side_places"]
 
 #: the default model: tau (a little uncertainty added each match) keeps a rating movable
 MODEL = PlackettLuce()
@@ -49,7 +49,7 @@ def bot_player(level: str) -> str:
     return f"bot-{level}"
 
 
-def _ranks(state: State) -> list[int]:
+def side_places(state: State) -> list[int]:
     """Each side's place (1 best; equal scores share a place); the winner first."""
     scores = [float(s) for s in state.scores_out()]
     ranks = [1 + sum(other > mine for other in scores) for mine in scores]
@@ -85,7 +85,7 @@ def rating_step(meta: TableMeta, state: State, rows: list[PlayerMatch]) -> Rate:
     """The rating step of a finished rated match: sides as OpenSkill's teams, ranked by the
     result."""
     cfg = meta.config
-    ranks = _ranks(state)
+    ranks = side_places(state)
     game = cfg.game.name
     seat_of = {row.player_id: row.seat for row in rows}
 

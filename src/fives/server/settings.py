@@ -93,6 +93,11 @@ class Settings:
     finished_ttl: float = 600.0
     #: how often expired and forgotten tables are looked for (seconds)
     sweep_every: float = 30.0
+    #: how often each process moves the events on and pairs the arenas it holds (seconds;
+    #: sooner when someone joins or a match of an event ends)
+    event_every: float = 2.0
+    #: how long a process that pairs an event holds it without renewing (then another may)
+    event_lease: float = 15.0
     #: a finished match's deals and actions are archived (their rows dropped: its record
     #: keeps them all) this long after it ended (seconds); 0: never
     archive_after: float = 30 * 86400.0

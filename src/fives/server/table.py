@@ -296,6 +296,7 @@ class Table:
             "waiting_for": self.waiting_for() if self.summary and not self.state.over else [],
             "rematch": meta.rematch,
             "rematch_of": meta.rematch_of,
+            "event": meta.event,
             "spectators": len(self.spectators),
         }
 
@@ -645,6 +646,8 @@ class Table:
             raise ClientError("not_seated")
         if not self.state.over:
             raise ClientError("match_not_over")
+        if self.meta.event is not None:
+            raise ClientError("event_match")  # the event pairs its players next
         new_id = self.meta.rematch
         if not new_id:
             new_id = self.meta.rematch = await self.services.rematch(self)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fives.store.analyses import AnalysisStore
+from fives.store.events import EventStore
 from fives.store.players import PlayerStore
 from fives.store.puzzle_ratings import PuzzleStore
 
@@ -100,7 +101,7 @@ class StoredTable:
     fence: int = 0  # the fencing token of the table's current owner
 
 
-class Store(PlayerStore, AnalysisStore, PuzzleStore, ABC):
+class Store(PlayerStore, AnalysisStore, PuzzleStore, EventStore, ABC):
     """Durable tables: each call returns once what it wrote is safe from a process crash.
 
     Writes for one table take ``fence`` (see the module's note); reads never do.

@@ -18,6 +18,7 @@ from typing import Any
 from fives.store.base import DamagedRow, StaleOwner, Store, StoredAction, StoredTable, StoreError
 from fives.store.migrations import SCHEMA_TABLE, migrations
 from fives.store.postgres_analyses import PostgresAnalyses
+from fives.store.postgres_events import PostgresEvents
 from fives.store.postgres_players import PostgresPlayers
 from fives.store.postgres_puzzles import PostgresPuzzles
 from fives.store.rows import TABLE_COLUMNS, rounds_of, table_of
@@ -49,7 +50,7 @@ SELECT count(*) FROM gone
 _COLUMNS = TABLE_COLUMNS.replace("meta", "meta::text").replace("record", "record::text")
 
 
-class PostgresStore(PostgresPlayers, PostgresAnalyses, PostgresPuzzles, Store):
+class PostgresStore(PostgresPlayers, PostgresAnalyses, PostgresPuzzles, PostgresEvents, Store):
     """The store in a PostgreSQL database (``postgresql://user:pass@host:port/db``); a pool
     of ``min_size`` to ``max_size`` connections per process. :meth:`start` connects and
     migrates."""

@@ -23,6 +23,7 @@ from fives.store.base import DamagedRow, StaleOwner, Store, StoredAction, Stored
 from fives.store.migrations import SCHEMA_TABLE, migrations
 from fives.store.rows import TABLE_COLUMNS, rounds_of, table_of
 from fives.store.sqlite_analyses import SqliteAnalyses
+from fives.store.sqlite_events import SqliteEvents
 from fives.store.sqlite_players import SqlitePlayers
 from fives.store.sqlite_puzzles import SqlitePuzzles
 
@@ -32,7 +33,7 @@ _Statement = tuple[str, tuple[Any, ...]]
 
 log = logging.getLogger("fives.store")
 
-class SqliteStore(SqlitePlayers, SqliteAnalyses, SqlitePuzzles, Store):
+class SqliteStore(SqlitePlayers, SqliteAnalyses, SqlitePuzzles, SqliteEvents, Store):
     """The store in one SQLite file. ``exclusive`` (the default): this store is the file's
     only owner while it is open; another one, in this process or another, is refused at once
     (two servers on one file would fork the tables silently). ``exclusive=False`` is for

@@ -11,6 +11,7 @@ from typing import Any
 from fives.server.metrics import STALE_WRITES
 from fives.store.analyses import StoredAnalysis
 from fives.store.base import StaleOwner, Store, StoredAction, StoredTable
+from fives.store.events import StoredEntrant, StoredEvent, StoredEventGame
 from fives.store.players import PlayerMatch, Rate, StoredPlayer, StoredRating
 from fives.store.puzzle_ratings import PuzzleRating, PuzzleTry, RatePuzzle
 
@@ -195,3 +196,44 @@ class FencedStore(Store):
 
     async def mined_puzzle(self, puzzle_id: str) -> dict[str, Any] | None:
         return await self.inner.mined_puzzle(puzzle_id)
+
+    # -- events: paired under the event's own lease in the store, so not fenced by a table --
+
+    async def create_event(self, event: StoredEvent) -> None:
+        await self.inner.create_event(event)
+
+    async def event(self, event_id: str) -> StoredEvent | None:
+        return await self.inner.event(event_id)
+
+    async def events(self, statuses: Sequence[str], limit: int = 20,
+                     listed_only: bool = True) -> list[StoredEvent]:
+        return await self.inner.events(statuses, limit, listed_only)
+
+    async def events_created(self, creator: str, since: float) -> int:
+        return await self.inner.events_created(creator, since)
+
+    async def advance_event(self, event_id: str, before: str, after: str, ts: float) -> bool:
+        return await self.inner.advance_event(event_id, before, after, ts)
+
+    async def claim_event(self, event_id: str, owner: str, now: float, lease: float) -> bool:
+        return await self.inner.claim_event(event_id, owner, now, lease)
+
+    async def join_event(self, entrant: StoredEntrant) -> StoredEntrant:
+        return await self.inner.join_event(entrant)
+
+    async def set_paused(self, event_id: str, player: str, paused: bool) -> bool:
+        return await self.inner.set_paused(event_id, player, paused)
+
+    async def entrants(self, event_id: str) -> list[StoredEntrant]:
+        return await self.inner.entrants(event_id)
+
+    async def add_event_games(self, event_id: str, owner: str, now: float,
+                              games: Sequence[StoredEventGame]) -> bool:
+        return await self.inner.add_event_games(event_id, owner, now, games)
+
+    async def finish_event_game(self, event_id: str, table_id: str, result: dict[str, Any],
+                                now: float) -> bool:
+        return await self.inner.finish_event_game(event_id, table_id, result, now)
+
+    async def event_games(self, event_id: str) -> list[StoredEventGame]:
+        return await self.inner.event_games(event_id)

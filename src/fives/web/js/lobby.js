@@ -1,6 +1,7 @@
 // The lobby: play now against a bot, create a table, join or watch an open one.
 import { initI18n, t } from "./i18n.js";
 import { el, api, getName, setName, tokenKey, inviteKey, gameName, seatName, toast, ratingText } from "./common.js";
+import { showEvents, wireEvents } from "./eventlist.js";
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
@@ -365,6 +366,9 @@ async function main() {
   } else if (!$("name").value) $("name").value = getName();
   fillGames();
   wirePairing();
+  wireEvents(meta, () => me, nameOrDefault);
+  showEvents();
+  setInterval(showEvents, 15000);
   $("game").addEventListener("change", update);
   $("teams").addEventListener("change", () => { $("teams").dataset.touched = "1"; });
   $("quick-level").addEventListener("change", () => { localStorage.setItem(PLAY_LEVEL, $("quick-level").value); describePlay(); });

@@ -1020,8 +1020,12 @@ function renderResult(result) {
     analyse.href = `/replay/${encodeURIComponent(tableId)}${q}${q ? "&" : "?"}analyse=${mySeat + 1}#analysis`;
   }
   const rematch = $("rematch-btn");
-  rematch.hidden = mySeat == null;
+  // a match of an event: its players go back to the event, which pairs them next
+  rematch.hidden = mySeat == null || !!info.event;
   rematch.textContent = info.rematch ? t("web.result.join_rematch") : t("web.result.rematch");
+  const back = $("event-btn");
+  back.hidden = !info.event;
+  if (info.event) back.href = `/events/${encodeURIComponent(info.event)}`;
 }
 
 // -- rules and help dialog ----------------------------------------------------------------
