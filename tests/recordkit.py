@@ -149,11 +149,12 @@ def layout_of(spinner: bool, *plays: str) -> Layout:
 
 
 def random_states(game: str, players: int, seed: int, rounds: int = 2,
-                  ended: bool = False) -> Iterator[State]:
+                  ended: bool = False, teams: bool = False) -> Iterator[State]:
     """Each turn's state of a few rounds played at random (the same object, moved on after each
-    yield), and with ``ended`` each round's state once it is over too."""
+    yield), and with ``ended`` each round's state once it is over too (``teams``: four players
+    in partnerships)."""
     rng = random.Random(seed)
-    state = State(Config.make(game, players))
+    state = State(Config.make(game, players, teams=teams or None))
     for _ in range(rounds):
         if state.over:
             return

@@ -330,6 +330,12 @@ _LATIN_WORD = re.compile(r"\b(?:must|cannot|needs?|not|the|is|at least|unknown|t
         (["serve", "--turn-time", "1"],
          "error: --turn-time is 0 (off) or at least 3 seconds",
          "error: --turn-time 0 (बंद) हो या कम से कम 3 सेकंड"),
+        (["serve", "--events", "no-such-events.json"],
+         "error: cannot read the events file no-such-events.json: no such file or folder",
+         "error: प्रतियोगिता फ़ाइल no-such-events.json पढ़ी नहीं जा सकी: ऐसी कोई फ़ाइल या फ़ोल्डर नहीं"),
+        (["serve", "--events", "events.json"],
+         'error: arena 1 (hourly): every cannot be "fortnight"',
+         'error: एरीना 1 (hourly): every का मान "fortnight" नहीं हो सकता'),
     ],
 )
 def test_every_commands_refusal_is_one_line_in_the_readers_language(
@@ -337,6 +343,9 @@ def test_every_commands_refusal_is_one_line_in_the_readers_language(
 ) -> None:
     """random, tournament, bench, bot, db and serve refuse bad input as replay does: one
     ``error:`` line in the language of --lang, stored data untouched."""
+    (tmp_path / "events.json").write_text(json.dumps({"arenas": [{
+        "key": "hourly", "game": "block", "players": 2, "minutes": 30, "every": "fortnight",
+        "at": ":00"}]}), encoding="utf-8")
     for lang, said in (("en", english), ("hi", hindi)):
         proc = subprocess.run(
             [FIVES, *args, "--lang", lang], capture_output=True, text=True, timeout=120,

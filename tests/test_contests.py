@@ -84,6 +84,24 @@ def test_the_arena_pairs_the_nearest_by_points_and_lets_a_misfit_wait() -> None:
     assert pair_arena(["a", "b"], points, {"a": {"b"}, "b": {"a"}}) == []
 
 
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_bots_in_an_arena_are_never_grouped_without_a_person(size: int) -> None:
+    rng = random.Random(size)
+    bots = {f"bot{i}" for i in range(4)}
+    people = {f"p{i}" for i in range(3)}
+    seated_people = 0
+    for _ in range(200):
+        free = [n for n in sorted(bots | people) if rng.random() < 0.7]
+        points = {n: rng.randint(0, 12) for n in free}
+        for group in pair_arena(free, points, {}, size=size, people=people):
+            assert people & set(group), group
+            seated_people += 1
+    assert seated_people > 100  # people were seated, with the bots
+    # two bots and a person: the person is seated with a bot whatever the points say
+    assert pair_arena(["bot0", "bot1", "p0"], {"bot0": 9, "bot1": 9, "p0": 0}, {},
+                      people={"p0"}) == [("bot0", "p0")]
+
+
 @pytest.mark.parametrize(("size", "players"), [(2, 6), (2, 7), (3, 7), (4, 9)])
 def test_a_simulated_arena_never_pairs_last_opponents_and_its_standings_add_up(
         size: int, players: int) -> None:

@@ -62,7 +62,8 @@ GUARDS: dict[str, list[str]] = {
     "src/fives/bots/search.py": ["tests/bots/test_search_values.py",
                                  "tests/bots/test_search_pinned.py",
                                  "tests/bots/test_inference.py", "tests/bots/test_known_best.py",
-                                 "tests/bots/test_more_worlds.py"],
+                                 "tests/bots/test_more_worlds.py",
+                                 "tests/bots/test_playout_policy.py"],
 }
 
 _STATUS = re.compile(r"^\s*(\S+):\s*(\w[\w ]*)$")

@@ -1,8 +1,9 @@
-"""An arena in real browsers (issue 30), phone first: one person makes it from the home page (in
-English), another opens its link on a phone in Hindi; both join, are taken to their table as
-soon as they are paired, play the match by taps, go back to the arena from the result, and
-both see the same standings, which equal those the API computes from the stored results.
-Screenshots at 390×844 in both languages (build/screenshots/arena-*.png)."""
+"""An arena in real browsers (issue 30), phone first: four people (two phones at 390×844, two
+laptops at 1366×768, in English and Hindi) and two bots. One makes it from the home page and
+adds the bots; the others open its link; all join, are taken to their tables as soon as they
+are paired (the bots never with each other), play their matches by taps, go back to the arena
+from the result, and all see the same standings, which equal those the API computes from the
+stored results. Screenshots of each size and language (build/screenshots/arena-*.png)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from fives.i18n import catalogue
 
 from .conftest import human_policy, my_choice, state
 from .test_browser_game import click_action, errors_of
-from .test_browser_phone import context_for
 
 
 def _table_ready(page: Page) -> None:
@@ -25,9 +25,9 @@ def _table_ready(page: Page) -> None:
     page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
 
 
-def _play_both_to_the_end(pages: list[Page], seconds: float = 150) -> None:
-    """Both seats played by taps, each page acting when it is its turn, "next round" after
-    each round's summary, until the match's result shows."""
+def _play_all_to_the_end(pages: list[Page], seconds: float = 180) -> None:
+    """Every page's seat played by taps, each page acting when it is its turn, "next round"
+    after each round's summary, until every match's result shows."""
     deadline = time.monotonic() + seconds
     while True:
         assert time.monotonic() < deadline, "the arena's match did not end"
@@ -50,12 +50,21 @@ def _play_both_to_the_end(pages: list[Page], seconds: float = 150) -> None:
             pages[0].wait_for_timeout(40)
 
 
-def test_two_people_join_an_arena_play_and_see_the_same_standings(
+#: the four people: each one's language and screen (two phones held upright, two laptops)
+PEOPLE = (("Asha", "en", (390, 844)), ("रवि", "hi", (390, 844)),
+          ("Meera", "en", (1366, 768)), ("कबीर", "hi", (1366, 768)))
+
+
+def test_four_people_and_two_bots_play_an_arena_and_see_the_same_standings(
         browser: Browser, live_server: str, shots: Path) -> None:
-    a_ctx = context_for(browser, True, "en", (390, 844))
-    b_ctx = context_for(browser, True, "hi", (390, 844))
-    a, b = a_ctx.new_page(), b_ctx.new_page()
-    errors = errors_of(a) + errors_of(b)
+    # phones and touch laptops: every control is tapped
+    contexts = [browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                    is_mobile=size[0] < 500, has_touch=True,
+                                    locale="hi-IN" if lang == "hi" else "en-US")
+                for _, lang, size in PEOPLE]
+    pages = [c.new_page() for c in contexts]
+    errors = [errors_of(p) for p in pages]
+    a = pages[0]
     a.goto(f"{live_server}/")
     a.fill("#name", "Asha")
     a.locator("#event-make summary").tap()
@@ -63,61 +72,75 @@ def test_two_people_join_an_arena_play_and_see_the_same_standings(
     a.select_option("#event-game", "block")
     a.fill("#event-target", "10")
     a.select_option("#event-starts", "0")
-    a.screenshot(path=str(shots / "arena-make-en.png"), full_page=True)
+    a.screenshot(path=str(shots / "arena-make-en-390x844.png"), full_page=True)
     a.tap("#event-create")
     a.wait_for_url(re.compile(r"/events/"))
     event_id = a.url.rsplit("/", 1)[1]
     expect(a.locator("#event-title")).to_have_text("Evening arena")
     expect(a.locator("#event-clock")).to_contain_text(re.compile(r"Ends in \d+:\d\d"))
-    expect(a.locator("#event-join")).to_be_visible()  # the maker is not entered by making it
-    a.tap("#event-join-btn")
-    expect(a.locator("#event-state")).to_have_text(catalogue("en")["web.arena.waiting"])
-    a.screenshot(path=str(shots / "arena-waiting-en.png"), full_page=True)
-    # the other person comes by the link, in Hindi, without an identity yet
-    b.goto(f"{live_server}/events/{event_id}")
-    expect(b.locator("#event-name-row")).to_be_visible()
-    b.fill("#event-name", "रवि")
-    b.screenshot(path=str(shots / "arena-join-hi.png"), full_page=True)
-    b.tap("#event-join-btn")
-    # paired: each page takes its player to the table by itself
-    for page in (a, b):
+    # the organiser adds two bots: they play people, never each other
+    for level in ("easy", "medium"):
+        a.select_option("#event-bot-level", level)
+        a.locator("#event-bots button").tap()
+        expect(a.locator(f'#event-standings tr[data-player="bot-{level}"]')).to_have_count(1)
+    expect(a.locator("#event-join")).to_be_visible()  # making it did not enter the maker
+    a.screenshot(path=str(shots / "arena-bots-en-390x844.png"), full_page=True)
+    # the others come by the link, without an identity yet
+    for page, (name, lang, size) in zip(pages[1:], PEOPLE[1:], strict=True):
+        page.goto(f"{live_server}/events/{event_id}")
+        expect(page.locator("#event-name-row")).to_be_visible()
+        page.fill("#event-name", name)
+        if lang == "hi" and size[0] < 500:
+            page.screenshot(path=str(shots / "arena-join-hi-390x844.png"), full_page=True)
+    # everyone joins; each is taken to their table as soon as they are paired
+    for page in pages:
+        page.locator("#event-join-btn").tap()
+    for page in pages:
         _table_ready(page)
-    assert state(a)["info"]["event"] == state(b)["info"]["event"] == event_id
-    assert a.url == b.url
-    _play_both_to_the_end([a, b])
-    for page, lang in ((a, "en"), (b, "hi")):
-        dialog = page.locator("#result-dialog")
-        expect(dialog).to_be_visible()
+        assert state(page)["info"]["event"] == event_id
+    tables = {page.url for page in pages}
+    assert len(tables) == 3  # two people together, two with a bot each
+    # each asks for a pause during the match (no next one after it), so that the standings
+    # are read when everyone is done, before a new pairing takes them to another table
+    for page in pages:
+        paused = page.evaluate("async (id) => (await fetch(`/api/events/${id}/pause`, "
+                               "{method: 'POST', headers: {'content-type': 'application/json'}, "
+                               "body: JSON.stringify({paused: true})})).json()",
+                               event_id)
+        assert paused["me"]["paused"], paused
+    _play_all_to_the_end(pages)
+    api = httpx.get(f"{live_server}/api/events/{event_id}", timeout=5).json()
+    assert api["played"] == 3 and not api["live"]
+    for page, (_, lang, size) in zip(pages, PEOPLE, strict=True):
+        expect(page.locator("#result-dialog")).to_be_visible()
         expect(page.locator("#rematch-btn")).to_be_hidden()  # the arena pairs the next one
         expect(page.locator("#event-btn")).to_have_text(catalogue(lang)["web.arena.back"])
-        page.screenshot(path=str(shots / f"arena-result-{lang}.png"))
+        page.screenshot(path=str(shots / f"arena-result-{lang}-{size[0]}x{size[1]}.png"))
         page.tap("#event-btn")
         page.wait_for_url(re.compile(r"/events/"))
-    # both back at the arena: the two of them never meet twice in a row, so they wait
     api = httpx.get(f"{live_server}/api/events/{event_id}", timeout=5).json()
-    assert sorted(s["points"] for s in api["standings"]) == [0, 2]
-    for page in (a, b):
+    assert len(api["standings"]) == 6 and sum(s["points"] for s in api["standings"]) == 6
+    want = [(s["player"], str(s["points"])) for s in api["standings"]]
+    for page, (_, lang, size) in zip(pages, PEOPLE, strict=True):
         rows = page.locator("#event-standings tr")
-        expect(rows).to_have_count(2)
+        expect(rows).to_have_count(6)
         shown = [(rows.nth(i).get_attribute("data-player"),
-                  rows.nth(i).locator("td").nth(2).inner_text()) for i in range(2)]
-        assert shown == [(s["player"], str(s["points"])) for s in api["standings"]]
-    expect(b.locator("#event-state")).to_have_text(catalogue("hi")["web.arena.waiting"])
-    expect(b.locator("html")).to_have_attribute("lang", "hi")
-    a.screenshot(path=str(shots / "arena-standings-en.png"), full_page=True)
-    b.screenshot(path=str(shots / "arena-standings-hi.png"), full_page=True)
-    # the home page lists the arena on now, with its two players
+                  rows.nth(i).locator("td").nth(2).inner_text()) for i in range(6)]
+        assert shown == want
+        expect(page.locator("#event-state")).to_have_text(catalogue(lang)["web.arena.paused"])
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.screenshot(path=str(shots / f"arena-standings-{lang}-{size[0]}x{size[1]}.png"),
+                        full_page=True)
+    # the home page lists the arena on now, with its six players
     a.goto(f"{live_server}/")
     item = a.locator(f'#events-list li[data-event="{event_id}"]')
     expect(item).to_contain_text("Evening arena")
-    expect(item).to_contain_text("2 in")
-    # pausing: not paired until back
+    expect(item).to_contain_text("6 in")
+    # back from the pause: paired again at once (with the bot free) and taken to the table
     a.goto(f"{live_server}/events/{event_id}")
-    a.tap("#event-pause")
-    expect(a.locator("#event-resume")).to_be_visible()
-    expect(a.locator("#event-state")).to_have_text(catalogue("en")["web.arena.paused"])
     a.tap("#event-resume")
-    expect(a.locator("#event-pause")).to_be_visible()
-    assert not errors, errors
-    a_ctx.close()
-    b_ctx.close()
+    _table_ready(a)
+    assert a.url not in tables
+    assert not any(errors), errors
+    for c in contexts:
+        c.close()

@@ -74,8 +74,10 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
         headers: {'content-type': 'application/json'}, body: JSON.stringify({game: 'block',
         players: 2, minutes: 30})})).json()""")
     assert "id" in arena, arena
-    page.evaluate("async (id) => fetch(`/api/events/${id}/join`, {method: 'POST', body: '{}'})",
-                  arena["id"])
+    joined = page.evaluate("async (id) => (await fetch(`/api/events/${id}/join`, {method: "
+                           "'POST', headers: {'content-type': 'application/json'}, body: '{}'}))"
+                           ".json()", arena["id"])
+    assert joined["me"]["joined"], joined
     visits: list[tuple[str, Any]] = [
         ("home", "/"), ("history", "/history"), ("me", "/me"), ("profile", f"/p/{me}"),
         ("leaderboard", "/leaderboard"), ("watch", "/watch"), ("rules", "/rules"),

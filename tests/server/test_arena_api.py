@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,40 @@ def test_what_cannot_be_done_is_refused_in_one_line(server: str) -> None:
         assert person.post("/api/events", json=ARENA).status_code == 201
     r = person.post("/api/events", json=ARENA)
     assert r.status_code == 400 and r.json()["error"] == "too_many_events"
+
+
+def test_the_organisers_bots_play_people_and_never_each_other(tmp_path: Path) -> None:
+    with running_server(fast_settings(str(tmp_path / "f.sqlite3"), event_every=0.1)) as base:
+        asha, ravi = new_player(base, "Asha"), new_player(base, "Ravi")
+        event_id = asha.post("/api/events", json=ARENA).json()["id"]
+        r = ravi.post(f"/api/events/{event_id}/bots", json={"level": "medium"})
+        assert r.status_code == 400 and r.json()["error"] == "not_organiser"
+        r = asha.post(f"/api/events/{event_id}/bots", json={"level": "grandmaster"})
+        assert r.status_code == 400 and r.json()["error"] == "bad_level"
+        for level in ("medium", "hard"):
+            page = asha.post(f"/api/events/{event_id}/bots", json={"level": level}).json()
+        assert "easy" in page["me"]["bots"] and not {"medium", "hard"} & set(page["me"]["bots"])
+        assert {s["player"] for s in page["standings"] if s["bot"]} == {"bot-medium", "bot-hard"}
+        assert "bots" not in _page(ravi, event_id)["me"]  # only the organiser is offered them
+        wait_until(lambda: _page(asha, event_id)["status"] == "running", what="the start")
+        time.sleep(0.5)  # a few beats: two bots alone are never paired
+        assert _page(asha, event_id)["live"] == []
+        asha.post(f"/api/events/{event_id}/join", json={})
+        part = wait_until(lambda: _page(asha, event_id)["me"].get("token") and
+                          _page(asha, event_id)["me"], what="Asha's seat")
+        first = {s["player"] for s in _page(asha, event_id)["standings"] if s["table"]}
+        assert len(first) == 2 and first & {"bot-medium", "bot-hard"}
+
+        async def play(part: dict[str, Any]) -> None:
+            client = await SeatClient(base, part["table"], part["token"]).connect()
+            await play_to_end([client], random.Random(4))
+            await client.close()
+
+        asyncio.run(play(part))
+        wait_until(lambda: _page(asha, event_id)["played"] == 1, what="the result")
+        again = wait_until(lambda: _page(asha, event_id)["me"].get("token") and
+                           _page(asha, event_id)["me"], what="Asha's second seat")
+        assert again["table"] != part["table"]
+        second = {s["player"] for s in _page(asha, event_id)["standings"] if s["table"]}
+        me = asha.get("/api/me").json()["player"]["id"]
+        assert second - {me} != first - {me}  # the other bot: never the last opponent again

@@ -10,11 +10,12 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+from fives.contests.schedule import parse_schedule
 from fives.core.games import Config
 from fives.core.state import State
 from fives.server.contests import Contests, arena_of, event_result
 from fives.server.meta import Seat, TableMeta
-from fives.store.events import StoredEntrant, StoredEvent
+from fives.store.events import SITE, StoredEntrant, StoredEvent
 from fives.store.sqlite import SqliteStore
 
 META = {"title": "Evening", "game": "block", "players": 2, "teams": False, "target": 10,
@@ -177,3 +178,28 @@ def test_a_matchs_result_is_each_seats_place_and_partners_share_it() -> None:
     assert result["places"] == [1 if state.config.side_of(s) == winner else 2 for s in range(4)]
     assert result["places"][0] == result["places"][2] and result["places"][1] == result["places"][3]
     assert result["scores"][0] == result["scores"][2] and result["away"] == [False] * 4
+
+
+def test_the_sites_next_scheduled_arena_is_made_once_by_every_process(tmp_path: Path) -> None:
+    [hourly] = parse_schedule('{"arenas": [{"key": "hourly", "title": "Hourly", "game": '
+                              '"block", "players": 2, "minutes": 30, "every": "hour", '
+                              '"at": ":00"}]}')
+
+    async def body() -> None:
+        store = SqliteStore(tmp_path / "f.sqlite3")
+        runners = [Contests(store, Tables(n).open, Tables(n).withdraw, owner=n,
+                            scheduled=[hourly]) for n in ("x", "y")]
+        now = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+        await asyncio.gather(*(r.tick(now + 1) for r in runners))
+        coming = await store.events(["scheduled"])
+        assert [(e.id, e.starts, e.creator) for e in coming] == [
+            ("s-hourly-202701150900", now + 3600, SITE)]
+        assert coming[0].meta["title"] == "Hourly" and coming[0].listed
+        # once it has started, the next one is made
+        for r in runners:
+            await r.tick(now + 3600)
+        assert [e.id for e in await store.events(["scheduled", "running"])] == [
+            "s-hourly-202701150900", "s-hourly-202701151000"]
+        await store.close()
+
+    asyncio.run(body())

@@ -26,9 +26,11 @@ def _event(event_id: str = "e1", **kw: object) -> StoredEvent:
 
 def test_an_event_and_its_entrants_round_trip(store_url: str) -> None:
     async def body(store: Store) -> None:
-        await store.create_event(_event())
+        assert await store.create_event(_event())
         got = await store.event("e1")
         assert got == _event()  # the meta's Devanagari and numbers intact
+        assert not await store.create_event(_event(starts=5.0, creator="p-x"))  # kept as it was
+        assert await store.event("e1") == got
         assert await store.event("e2") is None
         first = await store.join_event(StoredEntrant("e1", "p-ravi", "रवि", 5.0, browser="b1"))
         again = await store.join_event(StoredEntrant("e1", "p-ravi", "Ravi 2", 9.0, bot=True))

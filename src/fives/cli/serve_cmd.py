@@ -14,6 +14,7 @@ import importlib.util
 import logging
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 from fives.bots import BotError, BotName
@@ -78,6 +79,7 @@ def register(sub: Any) -> None:
                    help=say("trusted_proxies"))
     p.add_argument("--allowed-origins", default=d.allowed_origins, metavar="ORIGINS",
                    help=say("allowed_origins"))
+    p.add_argument("--events", default="", metavar="FILE", help=say("events"))
     p.add_argument("--dev-seeds", action="store_true", help=say("dev_seeds"))
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"], help=say("log_level"))
@@ -175,6 +177,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(keyed_text("bot", exc, lang), lang) from None
     if analysis_bot.outside:  # analyses run our own bots in the server's pool
         raise UsageError(t("cli.serve.analysis_outside", lang, name=args.analysis_bot), lang)
+    if args.events:  # the schedule read now: a fault is one line before anything starts
+        from fives.contests.schedule import ScheduleError, parse_schedule
+
+        try:
+            parse_schedule(Path(args.events).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise refuse("cli.events.read", path=args.events, why=os_error_text(exc, lang)) from None
+        except UnicodeDecodeError as exc:
+            raise refuse("cli.events.json", why=exc.reason) from None
+        except ScheduleError as exc:
+            raise UsageError(keyed_text("events", exc, lang), lang) from None
     try:
         upgrade(args.db)  # the schema up to date, and a clear line if it cannot be opened
     except StoreError as exc:
@@ -198,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
         rate=args.message_rate,
         bot_offer=args.bot_offer,
         archive_after=args.archive_after * 86400,
+        events_file=args.events,
+        event_lease=3 * args.lease,
         max_connections=args.max_connections,
         connections_per_address=args.connections_per_address,
         trusted_proxies=args.trusted_proxies,

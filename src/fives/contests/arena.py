@@ -119,15 +119,19 @@ def arena_standings(players: Sequence[str], results: Sequence[ArenaResult]) -> l
 
 
 def pair_arena(free: Sequence[str], points: Mapping[str, int], last_opponents: Mapping[str, set[str]],
-               size: int = 2, rating: Mapping[str, float] | None = None) -> list[tuple[str, ...]]:
+               size: int = 2, rating: Mapping[str, float] | None = None,
+               people: set[str] | None = None) -> list[tuple[str, ...]]:
     """Groups of ``size`` among the ``free`` players: by points (then rating, then name), each
-    group the nearest by points, none with a player who met another of it in their last match.
+    group the nearest by points, none with a player who met another of it in their last match,
+    and (given ``people``) none without one of them: bots entered in an arena play people.
     Who cannot be placed waits (the next pairing, when others are free, may fit them).
 
     >>> pair_arena(["a", "b", "c", "d"], {"a": 9, "b": 8, "c": 2, "d": 1}, {})
     [('a', 'b'), ('c', 'd')]
     >>> pair_arena(["a", "b", "c"], {"a": 9, "b": 8, "c": 2}, {"a": {"b"}, "b": {"a"}})
     [('a', 'c')]
+    >>> pair_arena(["bot1", "bot2", "c"], {"bot1": 9, "bot2": 8, "c": 2}, {}, people={"c"})
+    [('bot1', 'c')]
     """
     rated = rating or {}
     order = sorted(free, key=lambda p: (-points.get(p, 0), -rated.get(p, 0.0), p))
@@ -138,6 +142,9 @@ def pair_arena(free: Sequence[str], points: Mapping[str, int], last_opponents: M
         group = [first]
         for other in sorted(left[1:], key=lambda p: (abs(points.get(p, 0) - points.get(first, 0)),
                                                       left.index(p))):
+            if (people is not None and len(group) == size - 1 and other not in people
+                    and not people.intersection(group)):
+                continue  # the last place of a group of bots is a person's
             if all(other not in last_opponents.get(g, set()) and g not in last_opponents.get(other, set())
                    for g in group):
                 group.append(other)

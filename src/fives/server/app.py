@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from fives.contests.schedule import parse_schedule
 from fives.core.games import GAMES
 from fives.core.record import Record, RecordError
 from fives.i18n import LANGUAGES
@@ -98,6 +99,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     given_store = store
     guard = ConnectionGuard(settings)
     limits = SiteLimits()
+    # the schedule is read before anything starts: a bad file stops the server at once
+    # (fives serve checks it first, to say why in one line)
+    schedule = (parse_schedule(Path(settings.events_file).read_text(encoding="utf-8"))
+                if settings.events_file else [])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -129,7 +134,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         queue.start()
         contests = Contests(store, manager.create_event_table, manager.withdraw,
                             owner=cluster.id if cluster is not None else "",
-                            every=settings.event_every, lease=settings.event_lease)
+                            every=settings.event_every, lease=settings.event_lease,
+                            scheduled=schedule)
         manager.contests = state["contests"] = contests
         contests.start()
         gauges = asyncio.get_running_loop().create_task(_gauges(manager))

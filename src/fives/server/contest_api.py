@@ -17,12 +17,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from fives.core.games import Config, RulesError
+from fives.server.bots import bot_levels
 from fives.server.contests import Arena, Contests, arena_of
 from fives.server.identity import Identities, browser_of
 from fives.server.manager import game_and_players
 from fives.server.messages import ClientError
 from fives.server.rated import check_rated_spec
 from fives.server.ratelimit import AddressLimit
+from fives.server.ratings import bot_player
 from fives.server.webio import addr_of, json_body, refusing
 from fives.store.base import Store
 from fives.store.events import StoredEntrant, StoredEvent
@@ -67,7 +69,9 @@ def arena_page(arena: Arena, me: StoredPlayer | None, now: float) -> dict[str, A
     names = {e.player: e.name for e in arena.entrants}
     paused = {e.player: e.paused for e in arena.entrants}
     playing = arena.playing()
+    bots = {e.player for e in arena.entrants if e.bot}
     lines = [{"rank": s.rank, "player": s.player, "name": names.get(s.player, "?"),
+              "bot": s.player in bots,
               "points": s.points, "games": s.games, "wins": s.wins, "streak": s.on_streak,
               "paused": paused.get(s.player, False),
               "table": playing[s.player].table_id if s.player in playing else None}
@@ -81,6 +85,10 @@ def arena_page(arena: Arena, me: StoredPlayer | None, now: float) -> dict[str, A
         mine = next((e for e in arena.entrants if e.player == me.id), None)
         part: dict[str, Any] = {"player": me.id, "joined": mine is not None,
                                 "paused": bool(mine and mine.paused)}
+        if me.id == arena.event.creator:
+            # the organiser may add bots (one of each level) while the arena is not over
+            entered = {e.player for e in arena.entrants}
+            part["bots"] = [level for level in bot_levels() if bot_player(level) not in entered]
         game = playing.get(me.id)
         if game is not None:
             part.update(table=game.table_id, seat=game.players.index(me.id),
@@ -206,8 +214,27 @@ def contest_routes(store: Callable[[], Store], contests: Callable[[], Contests],
         contests().wake()
         return JSONResponse(arena_page(await arena_of(store(), event), player, time.time()))
 
+    @refusing
+    async def api_bots(request: Request) -> Response:
+        """The organiser adds a bot level as an entrant (paired with people only)."""
+        event = await event_of(request)
+        player = await who().required(request)
+        if player.id != event.creator:
+            raise ClientError("not_organiser")
+        if event.status not in ("scheduled", "running"):
+            raise ClientError("event_over")
+        body = await json_body(request)
+        level = body.get("level") if isinstance(body, dict) else None
+        if not isinstance(level, str) or level not in bot_levels():
+            raise ClientError("bad_level")
+        await store().join_event(StoredEntrant(event.id, bot_player(level), level, time.time(),
+                                               bot=True))
+        contests().wake()
+        return JSONResponse(arena_page(await arena_of(store(), event), player, time.time()))
+
     return [
         Route("/api/events", api_events, methods=["GET", "POST"]),
+        Route("/api/events/{event_id}/bots", api_bots, methods=["POST"]),
         Route("/api/events/{event_id}", api_event),
         Route("/api/events/{event_id}/join", api_join, methods=["POST"]),
         Route("/api/events/{event_id}/pause", api_pause, methods=["POST"]),

@@ -31,11 +31,12 @@ from fives.contests.arena import (
     outcomes_of_places,
     pair_arena,
 )
+from fives.contests.schedule import Recurring, next_start, occurrence_id
 from fives.core.state import State
 from fives.server.meta import TableMeta
 from fives.server.ratings import side_places
 from fives.store.base import Store, StoreError
-from fives.store.events import StoredEntrant, StoredEvent, StoredEventGame
+from fives.store.events import SITE, StoredEntrant, StoredEvent, StoredEventGame
 
 __all__ = ["AWAY_PAUSES", "Contests", "arena_of", "event_result"]
 
@@ -89,6 +90,12 @@ class Arena:
                 last[player] = set(game.players) - {player}
         return last
 
+    def may_pair(self) -> bool:
+        """Whether enough are free for a table, a person among them (bots play people)."""
+        free = set(self.free())
+        return len(free) >= int(self.event.meta["players"]) and any(
+            e.player in free and not e.bot for e in self.entrants)
+
     def free(self) -> list[str]:
         """The entrants who may be paired now: not paused, not at a match."""
         busy = self.playing()
@@ -113,8 +120,13 @@ class Contests:
     """This process's part in the site's events."""
 
     def __init__(self, store: Store, open_table: OpenTable, withdraw: Withdraw,
-                 owner: str = "", every: float = 2.0, lease: float = 15.0) -> None:
+                 owner: str = "", every: float = 2.0, lease: float = 15.0,
+                 scheduled: Sequence[Recurring] = ()) -> None:
         self.store = store
+        #: the site's own arenas (``fives serve --events FILE``): the next of each is made
+        #: as soon as the last has started, so that the home page always shows it
+        self.scheduled = list(scheduled)
+        self._made: set[str] = set()
         self.open_table = open_table
         self.withdraw = withdraw
         self.owner = owner or f"p-{secrets.token_hex(4)}"
@@ -147,8 +159,9 @@ class Contests:
                 await asyncio.wait_for(self._wake.wait(), self.every)
 
     async def tick(self, now: float) -> None:
-        """One beat: every event moved on as its clock says, every arena this process holds
-        paired."""
+        """One beat: the site's next arenas made, every event moved on as its clock says, every
+        arena this process holds paired."""
+        await self._schedule(now)
         for event in await self.store.events(["scheduled", "running"], limit=200,
                                              listed_only=False):
             if event.status == "scheduled" and event.starts <= now:
@@ -161,15 +174,28 @@ class Contests:
                 # the matches in play finish and count; nobody is paired any more
                 await self.store.advance_event(event.id, "running", "finished", now)
                 continue
-            if len(arena.free()) >= int(event.meta["players"]) and await self.store.claim_event(
-                    event.id, self.owner, now, self.lease):
+            if arena.may_pair() and await self.store.claim_event(event.id, self.owner, now,
+                                                                 self.lease):
                 await self._pair(arena, now)
+
+    async def _schedule(self, now: float) -> None:
+        for recurring in self.scheduled:
+            start = next_start(recurring, now)
+            event_id = occurrence_id(recurring, start)
+            if event_id in self._made:
+                continue
+            # every process makes the same one: the store keeps the first
+            await self.store.create_event(StoredEvent(event_id, "arena", recurring.meta(), SITE,
+                                                      now, start))
+            self._made.add(event_id)
 
     async def _pair(self, arena: Arena, now: float) -> None:
         event = arena.event
         points = {s.player: s.points for s in arena.standings}
+        # bots play people: among themselves nobody would watch or learn from them
         groups = pair_arena(arena.free(), points, arena.last_opponents(),
-                            size=int(event.meta["players"]))
+                            size=int(event.meta["players"]),
+                            people={e.player for e in arena.entrants if not e.bot})
         if not groups:
             return
         by_id = {e.player: e for e in arena.entrants}
@@ -177,6 +203,7 @@ class Contests:
         games = []
         for group in groups:
             seated = [by_id[p] for p in group]
+
             table_id, tokens = await self.open_table(event, seated)
             games.append(StoredEventGame(event.id, table_id, number, list(group),
                                          dict(zip(group, tokens, strict=True)), now))

@@ -96,8 +96,11 @@ class Settings:
     #: how often each process moves the events on and pairs the arenas it holds (seconds;
     #: sooner when someone joins or a match of an event ends)
     event_every: float = 2.0
-    #: how long a process that pairs an event holds it without renewing (then another may)
-    event_lease: float = 15.0
+    #: how long a process that pairs an event holds it without renewing (then another may;
+    #: fives serve makes it three of the processes' leases: an event moves as tables do)
+    event_lease: float = 9.0
+    #: the site's own arenas on a schedule (a JSON file: fives.contests.schedule); empty: none
+    events_file: str = ""
     #: a finished match's deals and actions are archived (their rows dropped: its record
     #: keeps them all) this long after it ended (seconds); 0: never
     archive_after: float = 30 * 86400.0

@@ -87,7 +87,9 @@ class EventStore(ABC):
     """The events (mixed into :class:`~fives.store.base.Store`)."""
 
     @abstractmethod
-    async def create_event(self, event: StoredEvent) -> None: ...
+    async def create_event(self, event: StoredEvent) -> bool:
+        """A new event; False if one of that id exists (it is left as it was: the site's
+        scheduled arenas are created by every process, once)."""
 
     @abstractmethod
     async def event(self, event_id: str) -> StoredEvent | None: ...

@@ -46,15 +46,16 @@ class PostgresEvents(EventStore):
     async def _in_transaction(self, body: Callable[[Any], Awaitable[T]]) -> T:
         raise NotImplementedError
 
-    async def create_event(self, event: StoredEvent) -> None:
-        async def body(db: Any) -> None:
-            await db.execute(
+    async def create_event(self, event: StoredEvent) -> bool:
+        async def body(db: Any) -> bool:
+            done = await db.execute(
                 f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3::jsonb, $4, $5, $6, "
-                "$7, $8, $9, $10, $11)", event.id, event.kind, _text(event.meta), event.creator,
+                "$7, $8, $9, $10, $11) ON CONFLICT DO NOTHING", event.id, event.kind, _text(event.meta), event.creator,
                 event.created, event.starts, event.status, event.listed, event.owner,
                 event.lease_until, event.ended)
+            return bool(done.endswith(" 1"))
 
-        await self._in_transaction(body)
+        return await self._in_transaction(body)
 
     async def event(self, event_id: str) -> StoredEvent | None:
         rows = await self._fetch(f"SELECT {_EVENTS} FROM events WHERE id = $1", event_id)

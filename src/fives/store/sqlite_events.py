@@ -44,15 +44,15 @@ class SqliteEvents(EventStore):
     def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         raise NotImplementedError
 
-    async def create_event(self, event: StoredEvent) -> None:
-        def body(db: sqlite3.Connection) -> None:
-            db.execute(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                       "?, ?, ?)",
+    async def create_event(self, event: StoredEvent) -> bool:
+        def body(db: sqlite3.Connection) -> bool:
+            return db.execute(f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, "
+                              "?, ?, ?, ?, ?, ?, ?, ?)",
                        (event.id, event.kind, _text(event.meta), event.creator, event.created,
                         event.starts, event.status, int(event.listed), event.owner,
-                        event.lease_until, event.ended))
+                        event.lease_until, event.ended)).rowcount == 1
 
-        self._transaction(body)
+        return self._transaction(body)
 
     async def event(self, event_id: str) -> StoredEvent | None:
         rows = self._query(f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?", (event_id,))

@@ -199,8 +199,8 @@ class FencedStore(Store):
 
     # -- events: paired under the event's own lease in the store, so not fenced by a table --
 
-    async def create_event(self, event: StoredEvent) -> None:
-        await self.inner.create_event(event)
+    async def create_event(self, event: StoredEvent) -> bool:
+        return await self.inner.create_event(event)
 
     async def event(self, event_id: str) -> StoredEvent | None:
         return await self.inner.event(event_id)

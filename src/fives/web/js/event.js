@@ -70,6 +70,13 @@ function mine() {
   else if (data.status === "scheduled") state = t("web.arena.before_start");
   else state = t("web.arena.waiting");
   $("event-state").textContent = state;
+  const bots = (me && me.bots) || [];
+  $("event-bots").hidden = over || !bots.length;
+  const select = $("event-bot-level");
+  if (select.dataset.levels !== bots.join()) {
+    select.dataset.levels = bots.join();
+    select.replaceChildren(...bots.map((b) => el("option", { value: b }, t(`web.bot.${b}`))));
+  }
   if (me && me.table && me.token) {
     localStorage.setItem(tokenKey(me.table), me.token);
     go.href = `/t/${encodeURIComponent(me.table)}`;
@@ -90,7 +97,7 @@ function gamesText(games) {
 function standings() {
   const rows = data.standings.map((s) => el("tr", { "data-player": s.player, class: data.me && s.player === data.me.player ? "me" : "" },
     el("td", {}, String(s.rank)),
-    el("td", {}, el("a", { href: `/p/${encodeURIComponent(s.player)}` }, s.name),
+    el("td", {}, el("a", { href: `/p/${encodeURIComponent(s.player)}` }, s.bot ? t("web.arena.bot_name", { level: t(`web.bot.${s.name}`) }) : s.name),
       s.streak ? el("span", { class: "streak", title: t("web.arena.streak") }, " 🔥", el("span", { class: "sr-only" }, t("web.arena.streak"))) : "",
       s.paused ? el("span", { class: "muted small" }, ` (${t("web.arena.paused_short")})`) : "",
       s.table ? el("a", { class: "small playing", href: `/t/${encodeURIComponent(s.table)}` }, ` ${t("web.arena.playing")}`) : ""),
@@ -173,6 +180,7 @@ async function main() {
   $("event-join").addEventListener("submit", join);
   $("event-pause").addEventListener("click", () => act({ path: "pause", json: { paused: true } }));
   $("event-resume").addEventListener("click", () => act({ path: "pause", json: { paused: false } }));
+  $("event-bots").addEventListener("submit", (e) => { e.preventDefault(); act({ path: "bots", json: { level: $("event-bot-level").value } }); });
   await refresh();
   setInterval(clock, 1000);
   setInterval(() => { if (!document.hidden) refresh(); }, POLL);
