@@ -63,7 +63,9 @@ GUARDS: dict[str, list[str]] = {
                                  "tests/bots/test_search_pinned.py",
                                  "tests/bots/test_inference.py", "tests/bots/test_known_best.py",
                                  "tests/bots/test_more_worlds.py",
-                                 "tests/bots/test_playout_policy.py"],
+                                 "tests/bots/test_playout_policy.py",
+                                 "tests/bots/test_search_values_oracle.py",
+                                 "tests/bots/test_ismcts_pinned.py"],
 }
 
 _STATUS = re.compile(r"^\s*(\S+):\s*(\w[\w ]*)$")

@@ -4,16 +4,25 @@ world that contradicts a play is never drawn at all; with no model the draw is t
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
-from fives.bots.search import WorldStream, greedy_log_likelihood, inferred_worlds
+from fives.bots.search import (
+    WorldStream,
+    endgame_ready,
+    endgame_view,
+    greedy_log_likelihood,
+    inferred_worlds,
+)
+from fives.compiled import build
 from fives.core.games import Config
-from fives.core.sampling import WorldSampler
+from fives.core.sampling import SamplingError, WorldSampler
 from fives.core.state import State
-from fives.core.tiles import ACTIONS
+from fives.core.tiles import ACTIONS, ALL_TILES, LEAD_BASE
 from fives.core.view import View, view_of
+from recordkit import random_states
 
 
 def passed_up_points(seed: int) -> tuple[View, int] | None:
@@ -106,3 +115,115 @@ def test_without_a_model_the_stream_is_the_plain_sampler() -> None:
     a = [stream.next(random.Random(k)).hands for k in range(20)]
     b = [sampler.sample(random.Random(k)).hands for k in range(20)]
     assert a == b and stream.ess_share == 1.0
+
+
+# -- the model and the resampling, to the number (issue 42) ----------------------------------
+
+
+def test_the_model_is_a_softmax_over_points_now_then_a_twelfth_of_the_pips() -> None:
+    """log P(code) = beta * key(code) - log sum exp(beta * key), key = points now + pips/12
+    (the heavier of two plays scoring the same is likelier); a forced play costs nothing."""
+
+    model = greedy_log_likelihood(0.8)
+    seen = forced = 0
+    for state in random_states("all-fives", 3, seed=17, rounds=3):
+        codes = state.legal_codes()
+        if len(codes) == 1:
+            assert model(state, codes[0]) == 0.0
+            forced += 1
+            continue
+        keys = []
+        for code in codes:
+            tid = code - LEAD_BASE if code >= LEAD_BASE else code >> 2
+            points = state.copy().apply_code(code)[3] if code < LEAD_BASE + 28 else 0
+            keys.append(points + ALL_TILES[tid].pips / 12.0 if code < LEAD_BASE + 28 else 0.0)
+        if any(c >= LEAD_BASE + 28 for c in codes):
+            continue  # draws and passes: not plays the model ranks
+        norm = math.log(sum(math.exp(0.8 * k) for k in keys))
+        for code, key in zip(codes, keys, strict=True):
+            assert model(state, code) == pytest.approx(0.8 * key - norm, abs=1e-9)
+        seen += len(codes) == 2  # two choices are a choice too
+    assert seen > 5 and forced > 5
+
+
+#: a stand-in sampler is taken by the pure modules only (the compiled search wants its own
+#: class): these run in make test's pure step (CORE_TESTS), and under mutation runs
+pure_only = pytest.mark.skipif(build().compiled, reason="a stand-in sampler: the pure build's")
+
+
+class _Fixed:
+    """A sampler whose candidates and their log-likelihoods are given (None: it fails)."""
+
+    def __init__(self, logs: list[float | None]) -> None:
+        self.logs = list(logs)
+        self.calls = 0
+
+    def sample_weighted(self, rng: random.Random, model: object) -> tuple[object, float]:
+        self.calls += 1
+        logw = self.logs.pop(0)
+        if logw is None:
+            raise SamplingError("no consistent world found")
+        return f"w{self.calls}", logw
+
+
+def _systematic(weights: list[float], n: int, u: float) -> list[int]:
+    """Textbook systematic resampling: n points u, u + 1/n, ... of the cumulative weights
+    (u drawn in [0, 1/n)), each taking the candidate whose share it falls in."""
+    total = sum(weights)
+    cum, out, k = 0.0, [], 0
+    edges = []
+    for w in weights:
+        cum += w / total
+        edges.append(cum)
+    for j in range(n):
+        point = u / n + j / n
+        while k < len(weights) - 1 and edges[k] < point:
+            k += 1
+        out.append(k)
+    return out
+
+
+@pure_only
+@pytest.mark.parametrize("logs", [
+    [0.0, -1.0, -0.2, -3.0, -0.5, -2.0],
+    [-4.0, None, -0.1, -0.1, None, -7.0, -0.3, -1.5],
+    [-0.7, -0.7, -0.7, -0.7, -0.7, -0.7],
+])
+def test_worlds_are_resampled_systematically_in_proportion_to_their_likelihood(
+        logs: list[float | None]) -> None:
+
+    n = len(logs) // 2
+    sampler = _Fixed(logs)
+    rng = random.Random(4)
+    u = random.Random(4).random()
+    worlds, ess = inferred_worlds(sampler, rng, n, beta=1.0)  # type: ignore[arg-type]
+    assert sampler.calls == 2 * n  # twice as many candidates as worlds, failures included
+    kept = [x for x in logs if x is not None]
+    weights = [math.exp(x - max(kept)) for x in kept]
+    names = [f"w{i + 1}" for i, x in enumerate(logs) if x is not None]
+    assert worlds == [names[k] for k in _systematic(weights, n, u)]
+    assert ess == pytest.approx(sum(weights) ** 2 / sum(w * w for w in weights), rel=1e-12)
+
+
+@pure_only
+def test_no_candidate_at_all_is_no_world_and_no_effective_one() -> None:
+
+    worlds, ess = inferred_worlds(_Fixed([None] * 6), random.Random(1), 3, 1.0)  # type: ignore[arg-type]
+    assert worlds == [] and ess == 0.0
+
+
+@pytest.mark.parametrize(("game", "players", "teams"), [
+    ("block", 2, False), ("all-fives", 2, False), ("block", 3, False), ("block", 4, True),
+    ("block", 4, False)])
+def test_an_endgame_is_known_from_the_view_exactly_when_every_world_is_one(
+        game: str, players: int, teams: bool) -> None:
+
+    said = {True: 0, False: 0}
+    for state in random_states(game, players, seed=2, rounds=4, teams=teams):
+        view = view_of(state, state.turn)
+        for tiles in (4, 8, 14):
+            said[endgame_view(view, tiles)] += 1
+            assert endgame_view(view, tiles) == endgame_ready(state, tiles)
+    assert said[False] > 0
+    if Config.make(game, players, teams=teams or None).sides == 2 and game == "block":
+        assert said[True] > 0

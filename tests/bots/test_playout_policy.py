@@ -192,3 +192,32 @@ def test_the_best_reply_is_the_most_one_play_could_score(game: str) -> None:
             assert _best_reply(state.layout, hand, table) == want
             checked += want > 0
     assert checked > 30
+
+
+def test_the_last_tile_counts_the_point_for_going_out_toward_an_exact_target() -> None:
+    """FT-11: a hand's last tile scores its play and the point for going out as one event.
+    With the side exactly the higher placement's points short of 61, that placement passes 61
+    once the point for going out is added (nothing counted): the policy takes a lower one."""
+    found = 0
+    for players in (2, 3, 4):
+        for seed in range(60):
+            for state in random_states("fives-and-threes", players, seed, rounds=1):
+                seat = state.turn
+                codes = state.legal_codes()
+                if state.hands[seat].bit_count() != 1 or len(codes) < 2:
+                    continue
+                points = {c: _engine_points(state, c) for c in codes}
+                high = max(points.values())
+                if min(points.values()) == high:
+                    continue
+                side = state.side[seat]
+                keep = list(state.scores)
+                state.scores[side] = 61 - high
+                keys = [_counted(state, seat, points[c], True) * 64.0
+                        + ALL_TILES[_tile(c)].pips for c in codes]
+                want = codes[keys.index(max(keys))]
+                assert points[want] < high  # the higher one would pass 61
+                assert Policy(state, 0.0, 0.0).choose(state, codes, Draws(0.5)) == want
+                state.scores[:] = keep
+                found += 1
+    assert found >= 3

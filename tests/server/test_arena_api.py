@@ -217,3 +217,86 @@ def test_the_organisers_bots_play_people_and_never_each_other(tmp_path: Path) ->
         second = {s["player"] for s in _page(asha, event_id)["standings"] if s["table"]}
         me = asha.get("/api/me").json()["player"]["id"]
         assert second - {me} != first - {me}  # the other bot: never the last opponent again
+
+
+def test_a_duplicate_swiss_deals_each_round_alike_and_stands_as_stored(tmp_path: Path) -> None:
+    """Three people and a bot the organiser adds, two rounds: the organiser starts it; every
+    table of a round is dealt the same hands; nobody meets anyone twice; the standings (match
+    points, Buchholz, duplicate margin) equal those computed from the stored rows; nobody
+    joins once it has started."""
+    from fractions import Fraction
+
+    from fives.contests.swiss import Board, SwissMatch, swiss_standings
+    from fives.store.sqlite import SqliteStore
+
+    db = tmp_path / "f.sqlite3"
+    with running_server(fast_settings(str(db), event_every=0.1)) as base:
+        people = [new_player(base, name) for name in ("Asha", "Ravi", "Meera", "Kabir")]
+        asha = people[0]
+        made = asha.post("/api/events", json={"kind": "swiss", "game": "block", "players": 2,
+                                              "target": 10, "rounds": 2, "title": "Club night"})
+        assert made.status_code == 201, made.text
+        event_id = made.json()["id"]
+        assert not made.json()["listed"]  # a club's: its link is the way in
+        assert httpx.get(f"{base}/api/events").json()["coming"] == []
+        for person in people[:3]:
+            assert person.post(f"/api/events/{event_id}/join", json={}).status_code == 200
+        asha.post(f"/api/events/{event_id}/bots", json={"level": "easy"})
+        r = people[3].post(f"/api/events/{event_id}/start", json={})
+        assert r.status_code == 400 and r.json()["error"] == "not_organiser"
+        assert asha.post(f"/api/events/{event_id}/start", json={}).status_code == 200
+        r = people[3].post(f"/api/events/{event_id}/join", json={})
+        assert r.status_code == 400 and r.json()["error"] == "event_started"
+        seated = people[:3]
+        met: set[frozenset[str]] = set()
+
+        async def play(parts: list[dict[str, Any]]) -> None:
+            clients = [await SeatClient(base, p["table"], p["token"]).connect() for p in parts]
+            groups: dict[str, list[SeatClient]] = {}
+            for c in clients:
+                groups.setdefault(c.table, []).append(c)
+            await asyncio.gather(*(play_to_end(g, random.Random(9)) for g in groups.values()))
+            for c in clients:
+                await c.close()
+
+        for number in (1, 2):
+            def parts(number: int = number) -> list[dict[str, Any]] | None:
+                page = _page(asha, event_id)
+                if page["round"] != number:
+                    return None
+                got = [_page(p, event_id)["me"] for p in seated]
+                return got if all(g.get("token") for g in got) else None
+
+            round_parts = wait_until(parts, what=f"round {number}'s seats")
+            asyncio.run(play(round_parts))
+            wait_until(lambda n=number: all(t["result"] for t in _page(asha, event_id)
+                                            ["rounds_played"][n - 1]["tables"]),
+                       what=f"round {number}'s results")
+        page = wait_until(lambda: _page(asha, event_id)["status"] == "finished"
+                          and _page(asha, event_id), what="the end")
+        assert [len(r["tables"]) for r in page["rounds_played"]] == [2, 2]
+
+    async def stored() -> None:
+        store = SqliteStore(db, exclusive=False)
+        games = await store.event_games(event_id)
+        entrants = [e.player for e in await store.entrants(event_id)]
+        for number in (1, 2):
+            tables = [await store.load(g.table_id) for g in games if g.round == number]
+            first_deals = [[t.rounds[0].hands, t.rounds[0].stock] for t in tables if t]
+            assert len(first_deals) == 2 and first_deals[0] == first_deals[1]  # duplicate
+            for g in games:
+                if g.round == number:
+                    assert frozenset(g.players) not in met
+                    met.add(frozenset(g.players))
+        matches = [SwissMatch(g.round, g.players[0], g.players[1],
+                              tuple(Board(i, m) for i, m in enumerate(g.result["boards"])),
+                              Fraction(1) if g.result["places"][0] < g.result["places"][1]
+                              else Fraction(1, 2) if g.result["places"][0] == g.result["places"][1]
+                              else Fraction(0)) for g in games if g.result]
+        want = swiss_standings(entrants, matches)
+        assert [(s["player"], s["points"]) for s in page["standings"]] == [
+            (s.entrant, float(s.points)) for s in want]
+        assert [s["margin"] for s in page["standings"]] == [round(float(s.margin), 1) for s in want]
+        await store.close()
+
+    asyncio.run(stored())

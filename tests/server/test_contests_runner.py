@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 
 from fives.contests.schedule import parse_schedule
+from fives.contests.swiss import Board, Bye, SwissMatch, swiss_standings
 from fives.core.games import Config
 from fives.core.state import State
-from fives.server.contests import Contests, arena_of, event_result
+from fives.server.contests import Contests, arena_of, event_result, swiss_of
 from fives.server.meta import Seat, TableMeta
 from fives.store.events import SITE, StoredEntrant, StoredEvent
 from fives.store.sqlite import SqliteStore
@@ -29,12 +31,14 @@ class Tables:
         self.prefix = prefix
         self.opened: list[tuple[str, list[str]]] = []
         self.withdrawn: list[str] = []
+        self.seeds: dict[str, int | None] = {}
 
-    async def open(self, event: StoredEvent,
-                   entrants: Sequence[StoredEntrant]) -> tuple[str, list[str]]:
+    async def open(self, event: StoredEvent, entrants: Sequence[StoredEntrant],
+                   seed: int | None) -> tuple[str, list[str]]:
         table_id = f"{self.prefix}{len(self.opened) + 1}"
         self.opened.append((table_id, [e.player for e in entrants]))
-        return table_id, [f"tok-{e.player}" for e in entrants]
+        self.seeds[table_id] = seed
+        return table_id, ["" if e.bot else f"tok-{e.player}" for e in entrants]
 
     async def withdraw(self, table_id: str) -> None:
         self.withdrawn.append(table_id)
@@ -200,6 +204,62 @@ def test_the_sites_next_scheduled_arena_is_made_once_by_every_process(tmp_path: 
             await r.tick(now + 3600)
         assert [e.id for e in await store.events(["scheduled", "running"])] == [
             "s-hourly-202701150900", "s-hourly-202701151000"]
+        await store.close()
+
+    asyncio.run(body())
+
+
+def test_a_duplicate_swiss_deals_alike_pairs_without_rematch_and_stands_as_stored(
+        tmp_path: Path) -> None:
+    """Seven entrants (a bot among them), three rounds: every table of a round gets the same
+    deals, nobody meets anyone twice, a bye once at most, and after every round the standings
+    equal those computed from the stored rows; after the last round the event is finished."""
+    async def body() -> None:
+        store = SqliteStore(tmp_path / "f.sqlite3")
+        meta = {**META, "rounds": 3, "seed": 99, "target": 10}
+        await store.create_event(StoredEvent("s1", "swiss", meta, "p0", 1.0, 100.0))
+        names = ["a", "b", "c", "d", "e", "f"]
+        for n, player in enumerate(names):
+            await store.join_event(StoredEntrant("s1", player, player.upper(), 2.0 + n))
+        await store.join_event(StoredEntrant("s1", "bot-hard", "hard", 9.0, bot=True))
+        runner, tables = _runner(store, "x")
+        met: set[frozenset[str]] = set()
+        byes: list[str] = []
+        now = 100.0
+        for number in (1, 2, 3):
+            await runner.tick(now)
+            games = [g for g in await store.event_games("s1") if g.round == number]
+            pairs = [g for g in games if len(g.players) == 2]
+            assert len(pairs) == 3 and len(games) == 4  # three tables and a bye
+            assert len({tables.seeds[g.table_id] for g in pairs}) == 1  # the same deals
+            byes += [g.players[0] for g in games if len(g.players) == 1]
+            for k, game in enumerate(pairs):
+                pair = frozenset(game.players)
+                assert pair not in met
+                met.add(pair)
+                assert game.tokens == {p: f"tok-{p}" for p in game.players if p != "bot-hard"}
+                seats = [Seat("bot", "hard") if p == "bot-hard" else Seat("human", player=p)
+                         for p in game.players]
+                meta_t = TableMeta(Config.make("block", 2, target=10), seats, seed=1, event="s1")
+                await runner.match_over(game.table_id, meta_t, _finished(2, seed=number * 10 + k))
+            await runner.tick(now + 1)  # the round is done: the next one paired at once
+            stored = await swiss_of(store, (await store.event("s1")))  # type: ignore[arg-type]
+            rows = await store.event_games("s1")
+            done = [g for g in rows if g.result and not g.result.get("bye")]
+            recomputed = swiss_standings(
+                [*names, "bot-hard"],
+                [SwissMatch(g.round, g.players[0], g.players[1],
+                            tuple(Board(i, m) for i, m in enumerate(g.result["boards"])),
+                            Fraction(1) if g.result["places"][0] < g.result["places"][1]
+                            else Fraction(1, 2) if g.result["places"][0] == g.result["places"][1]
+                            else Fraction(0)) for g in done if g.result is not None],
+                [Bye(g.round, g.players[0]) for g in rows if g.result and g.result.get("bye")])
+            assert [(s.entrant, s.points, s.buchholz, s.margin) for s in stored.standings] == [
+                (s.entrant, s.points, s.buchholz, s.margin) for s in recomputed]
+            now += 10
+        assert len(byes) == len(set(byes)) == 3
+        over = await store.event("s1")
+        assert over is not None and over.status == "finished"
         await store.close()
 
     asyncio.run(body())

@@ -1,4 +1,5 @@
-"""Events on the site (issue 30): arenas, run by whichever process holds each event's lease.
+"""Events on the site (issue 30): arenas and duplicate Swiss, run by whichever process holds
+each event's lease.
 
 Every process runs the same loop (:meth:`Contests.run`): it moves each event through its life
 (scheduled, running from its start, finished at its end; each step once, whoever takes it) and,
@@ -22,8 +23,10 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
+from fives.bots.host import Seeds
 from fives.contests.arena import (
     ArenaResult,
     ArenaStanding,
@@ -32,13 +35,22 @@ from fives.contests.arena import (
     pair_arena,
 )
 from fives.contests.schedule import Recurring, next_start, occurrence_id
+from fives.contests.swiss import (
+    Board,
+    Bye,
+    SwissMatch,
+    SwissStanding,
+    swiss_pairing,
+    swiss_standings,
+)
 from fives.core.state import State
 from fives.server.meta import TableMeta
 from fives.server.ratings import side_places
 from fives.store.base import Store, StoreError
 from fives.store.events import SITE, StoredEntrant, StoredEvent, StoredEventGame
 
-__all__ = ["AWAY_PAUSES", "Contests", "arena_of", "event_result"]
+__all__ = ["AWAY_PAUSES", "Arena", "Contests", "Swiss", "arena_of", "event_result",
+           "round_seed", "swiss_of"]
 
 log = logging.getLogger("fives.server")
 
@@ -54,9 +66,19 @@ def event_result(meta: TableMeta, state: State) -> dict[str, Any]:
     places = [1 + sorted(set(ranks)).index(r) for r in ranks]
     scores = state.scores_out()
     cfg = meta.config
-    return {"places": [places[cfg.side_of(s)] for s in range(cfg.players)],
-            "scores": [int(scores[cfg.side_of(s)]) for s in range(cfg.players)],
-            "away": [seat.away for seat in meta.seats]}
+    out: dict[str, Any] = {"places": [places[cfg.side_of(s)] for s in range(cfg.players)],
+                           "scores": [int(scores[cfg.side_of(s)]) for s in range(cfg.players)],
+                           "away": [seat.away for seat in meta.seats]}
+    if cfg.sides == 2:
+        # each deal's margin for seat 0's side (a duplicate Swiss compares each board with
+        # the same board at the other tables)
+        boards, last = [], [0, 0]
+        for info in state.rounds():
+            now = [int(x) for x in info.scores]
+            boards.append((now[0] - last[0]) - (now[1] - last[1]))
+            last = now
+        out["boards"] = boards
+    return out
 
 
 def _arena_result(game: StoredEventGame) -> ArenaResult | None:
@@ -110,8 +132,62 @@ async def arena_of(store: Store, event: StoredEvent) -> Arena:
                  arena_standings([e.player for e in entrants], results))
 
 
-#: makes the table of a pairing: (event, entrants in seat order) -> (table id, seat tokens)
-OpenTable = Callable[[StoredEvent, Sequence[StoredEntrant]], Awaitable[tuple[str, list[str]]]]
+def _swiss_match(game: StoredEventGame) -> SwissMatch | Bye | None:
+    if game.result is None:
+        return None
+    if game.result.get("bye"):
+        return Bye(game.round, game.players[0])
+    first, second = game.result["places"][:2]
+    score = Fraction(1) if first < second else Fraction(1, 2) if first == second else Fraction(0)
+    boards = tuple(Board(i, m) for i, m in enumerate(game.result.get("boards", [])))
+    return SwissMatch(game.round, game.players[0], game.players[1], boards, score)
+
+
+@dataclass
+class Swiss:
+    """A duplicate Swiss as read from the store: its event, entrants, matches and standings."""
+
+    event: StoredEvent
+    entrants: list[StoredEntrant]
+    games: list[StoredEventGame]
+    standings: list[SwissStanding]
+
+    @property
+    def rounds(self) -> int:
+        return int(self.event.meta["rounds"])
+
+    @property
+    def round(self) -> int:
+        """The round under way or last played (0 before the first)."""
+        return max((g.round for g in self.games), default=0)
+
+    @property
+    def round_done(self) -> bool:
+        return all(not g.playing for g in self.games if g.round == self.round)
+
+    def playing(self) -> dict[str, StoredEventGame]:
+        return {p: g for g in self.games if g.playing for p in g.players}
+
+
+async def swiss_of(store: Store, event: StoredEvent) -> Swiss:
+    entrants = await store.entrants(event.id)
+    games = await store.event_games(event.id)
+    played = [m for m in (_swiss_match(g) for g in games) if m is not None]
+    standings = swiss_standings([e.player for e in entrants],
+                                [m for m in played if isinstance(m, SwissMatch)],
+                                [m for m in played if isinstance(m, Bye)])
+    return Swiss(event, entrants, games, standings)
+
+
+def round_seed(event: StoredEvent, number: int) -> int:
+    """The deals of a Swiss round: the same seed at every table of it (duplicate)."""
+    return Seeds(int(event.meta["seed"])).of(f"round-{number}").seed
+
+
+#: makes the table of a pairing: (event, entrants in seat order, the deals' seed or None for
+#: the server's own) -> (table id, seat tokens)
+OpenTable = Callable[[StoredEvent, Sequence[StoredEntrant], int | None],
+                     Awaitable[tuple[str, list[str]]]]
 #: takes a table back whose pairing could not be stored
 Withdraw = Callable[[str], Awaitable[None]]
 
@@ -167,7 +243,13 @@ class Contests:
             if event.status == "scheduled" and event.starts <= now:
                 await self.store.advance_event(event.id, "scheduled", "running", now)
                 event.status = "running"
-            if event.status != "running" or event.kind != "arena":
+            if event.status != "running":
+                continue
+            if event.kind == "swiss":
+                swiss = await swiss_of(self.store, event)
+                if swiss.round_done and await self.store.claim_event(event.id, self.owner, now,
+                                                                     self.lease):
+                    await self._next_round(swiss, now)
                 continue
             arena = await arena_of(self.store, event)
             if now >= arena.ends:
@@ -189,6 +271,44 @@ class Contests:
                                                       now, start))
             self._made.add(event_id)
 
+    async def _next_round(self, swiss: Swiss, now: float) -> None:
+        """The next round's tables, all dealt the same boards (better-ranked in seat 0), and
+        its bye; the event finished after its last round (or when no pairing without a
+        rematch is left)."""
+        event = swiss.event
+        if swiss.round >= swiss.rounds:
+            await self.store.advance_event(event.id, "running", "finished", now)
+            return
+        try:
+            pairing = swiss_pairing(swiss.standings)
+        except ValueError:
+            await self.store.advance_event(event.id, "running", "finished", now)
+            return
+        number = swiss.round + 1
+        by_id = {e.player: e for e in swiss.entrants}
+        seed = round_seed(event, number)
+        games = []
+        for first, second in pairing.pairs:
+            table_id, tokens = await self.open_table(event, [by_id[first], by_id[second]], seed)
+            games.append(StoredEventGame(event.id, table_id, number, [first, second],
+                                         {p: t for p, t in ((first, tokens[0]),
+                                                            (second, tokens[1])) if t}, now))
+        if pairing.bye is not None:
+            games.append(StoredEventGame(event.id, f"bye-{event.id}-{number}", number,
+                                         [pairing.bye], {}, now, {"bye": True}, now))
+        await self._store_pairing(event, games, now)
+
+    async def _store_pairing(self, event: StoredEvent, games: list[StoredEventGame],
+                             now: float) -> None:
+        stored = False
+        try:
+            stored = await self.store.add_event_games(event.id, self.owner, now, games)
+        finally:
+            if not stored:  # another process holds the event now: it pairs them itself
+                for game in games:
+                    if not game.table_id.startswith("bye-"):
+                        await self.withdraw(game.table_id)
+
     async def _pair(self, arena: Arena, now: float) -> None:
         event = arena.event
         points = {s.player: s.points for s in arena.standings}
@@ -203,17 +323,11 @@ class Contests:
         games = []
         for group in groups:
             seated = [by_id[p] for p in group]
-
-            table_id, tokens = await self.open_table(event, seated)
+            table_id, tokens = await self.open_table(event, seated, None)
             games.append(StoredEventGame(event.id, table_id, number, list(group),
-                                         dict(zip(group, tokens, strict=True)), now))
-        stored = False
-        try:
-            stored = await self.store.add_event_games(event.id, self.owner, now, games)
-        finally:
-            if not stored:  # another process holds the event now: it pairs them itself
-                for game in games:
-                    await self.withdraw(game.table_id)
+                                         {p: t for p, t in zip(group, tokens, strict=True) if t},
+                                         now))
+        await self._store_pairing(event, games, now)
 
     async def match_over(self, table_id: str, meta: TableMeta, state: State) -> None:
         """A match of an event ended (told by the table's owner): its result kept, once; an

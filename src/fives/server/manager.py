@@ -151,7 +151,8 @@ class TableManager:
                         await self.drop(table_id)
                 elif table.status == "waiting" and idle > self.settings.waiting_ttl:
                     await self._retire(table, "expired")
-                elif table.meta.bot_only and idle > self.settings.unwatched_ttl:
+                elif (table.meta.bot_only and table.meta.event is None
+                      and idle > self.settings.unwatched_ttl):  # an event's counts, watched or not
                     await self._retire(table, "abandoned")
                 elif idle > self.settings.unwatched_ttl:
                     # the match pauses till someone comes back: a bot online is not kept
@@ -605,11 +606,13 @@ class TableManager:
         table = await self._open(meta)
         return table.id, tokens
 
-    async def create_event_table(self, event: StoredEvent,
-                                 entrants: Sequence[StoredEntrant]) -> tuple[str, list[str]]:
+    async def create_event_table(self, event: StoredEvent, entrants: Sequence[StoredEntrant],
+                                 seed: int | None = None) -> tuple[str, list[str]]:
         """The table of an event's pairing (the entrants in seat order; a bot entrant's seat
         played by its level): open to watchers, rated if the event is, its result told to the
-        event when it ends. The table's id and each entrant's seat token (empty for a bot)."""
+        event when it ends; ``seed``: its deals' (a duplicate Swiss deals every table of a
+        round alike), else the server's own. The table's id and each entrant's seat token
+        (empty for a bot)."""
         info = event.meta
         spec = {"game": info["game"], "players": len(entrants), "rated": bool(info.get("rated")),
                 "private": False, "target": info.get("target"), "teams": info.get("teams"),
@@ -617,6 +620,8 @@ class TableManager:
                           for e in entrants], "watch": True}
         meta, _ = self._meta_of(spec)
         meta.event = event.id
+        if seed is not None:
+            meta.seed = seed  # secret as any table's: the event's own seed is never sent out
         tokens = []
         for seat, entrant in zip(meta.seats, entrants, strict=True):
             if entrant.bot:

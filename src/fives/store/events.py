@@ -130,8 +130,8 @@ class EventStore(ABC):
     @abstractmethod
     async def add_event_games(self, event_id: str, owner: str, now: float,
                               games: Sequence[StoredEventGame]) -> bool:
-        """Store a pairing's matches, all or none, only while ``owner`` holds the event's
-        lease at ``now`` (False otherwise: nothing is written)."""
+        """Store a pairing's matches (a bye's already finished), all or none, only while
+        ``owner`` holds the event's lease at ``now`` (False otherwise: nothing is written)."""
 
     @abstractmethod
     async def finish_event_game(self, event_id: str, table_id: str, result: dict[str, Any],

@@ -132,8 +132,9 @@ class PostgresEvents(EventStore):
                 return False
             await db.executemany(
                 f"INSERT INTO event_games ({EVENT_GAME_COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, "
-                "$5::jsonb, $6, NULL, NULL)", [(event_id, g.table_id, g.round, _text(g.players),
-                                                _text(g.tokens), g.started) for g in games])
+                "$5::jsonb, $6, $7::jsonb, $8)",
+                [(event_id, g.table_id, g.round, _text(g.players), _text(g.tokens), g.started,
+                  None if g.result is None else _text(g.result), g.finished) for g in games])
             return True
 
         return await self._in_transaction(body)

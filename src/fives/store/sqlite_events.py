@@ -129,8 +129,9 @@ class SqliteEvents(EventStore):
                 return False
             db.executemany(
                 f"INSERT INTO event_games ({EVENT_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, "
-                "NULL, NULL)", [(event_id, g.table_id, g.round, _text(g.players),
-                                 _text(g.tokens), g.started) for g in games])
+                "?, ?)", [(event_id, g.table_id, g.round, _text(g.players), _text(g.tokens),
+                           g.started, None if g.result is None else _text(g.result),
+                           g.finished) for g in games])
             return True
 
         return self._transaction(body)

@@ -2,7 +2,7 @@
 // and their table as soon as they are paired: the page takes them there), the standings and
 // the matches in play, updated every two seconds for players and watchers alike.
 import { initI18n, t, plural } from "./i18n.js";
-import { el, api, getName, setName, tokenKey, gameName } from "./common.js";
+import { el, api, getName, setName, tokenKey, gameName, copyText } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const eventId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -28,10 +28,21 @@ function showError(text) {
   box.hidden = !text;
 }
 
+function swiss() {
+  return data && data.kind === "swiss";
+}
+
 function clock() {
   if (!data) return;
   const now = serverNow();
   let text;
+  if (swiss()) {
+    if (data.status === "scheduled") text = t("web.arena.waiting_start", { n: data.entrants });
+    else if (data.status === "running") text = t("web.arena.round_of", { r: data.round, n: data.rounds });
+    else text = t("web.arena.finished");
+    $("event-clock").textContent = text;
+    return;
+  }
   if (data.status === "scheduled") text = t("web.arena.starts_in", { time: duration(data.starts - now) });
   else if (data.status === "running" && now < data.ends) text = t("web.arena.ends_in", { time: duration(data.ends - now) });
   else if (data.live.length) text = t("web.arena.finishing");
@@ -40,12 +51,17 @@ function clock() {
 }
 
 function head() {
+  const kind = swiss() ? t("web.arena.swiss") : t("web.arena.arena");
   const parts = [gameName(data.game), plural("web.arena.players", data.players),
-    t("web.arena.target", { n: data.target }), t("web.arena.minutes", { n: data.minutes }),
+    t("web.arena.target", { n: data.target }),
+    swiss() ? plural("web.arena.rounds", data.rounds) : t("web.arena.minutes", { n: data.minutes }),
     t(data.rated ? "web.arena.rated" : "web.arena.casual")];
   $("event-head").textContent = parts.join(" · ");
-  $("event-title").textContent = data.title || t("web.arena.arena");
-  document.title = `${data.title || t("web.arena.arena")} · fives`;
+  $("event-title").textContent = data.title || kind;
+  document.title = `${data.title || kind} · fives`;
+  $("event-how").textContent = t(swiss() ? "web.arena.swiss_how" : "web.arena.how");
+  $("event-rules").textContent = t(swiss() ? "web.arena.swiss_rules" : "web.arena.rules");
+  $("event-fair").textContent = t(swiss() ? "web.arena.swiss_fair" : "web.arena.fair");
   $("rules-link").href = `/rules/${data.game}`;
 }
 
@@ -54,24 +70,29 @@ function mine() {
   const me = data.me || null;
   const over = data.status === "finished" || data.status === "cancelled";
   const joined = !!(me && me.joined);
-  $("event-join").hidden = joined || over;
+  const closed = over || (swiss() && data.status !== "scheduled"); // a Swiss's entrants are set at its start
+  $("event-join").hidden = joined || closed;
+  const organiser = !!(me && me.organiser);
+  $("event-start").hidden = !(swiss() && organiser && data.status === "scheduled");
+  $("event-invite-row").hidden = !(organiser && !over);
+  $("event-invite").value = location.origin + location.pathname;
   $("event-name-row").hidden = !!me;
   if (!me && !$("event-name").value) $("event-name").value = getName();
   $("event-agree-row").hidden = !data.rated;
   const go = $("event-go");
   go.hidden = !(me && me.table);
-  $("event-pause").hidden = !joined || over || me.paused || !!me.table;
-  $("event-resume").hidden = !joined || over || !me.paused;
+  $("event-pause").hidden = swiss() || !joined || over || me.paused || !!me.table;
+  $("event-resume").hidden = swiss() || !joined || over || !me.paused;
   let state = "";
   if (over) state = t(joined ? "web.arena.over_in" : "web.arena.over");
-  else if (!joined) state = t("web.arena.join_desc");
+  else if (!joined) state = t(closed ? "web.error.event_started" : swiss() ? "web.arena.swiss_join_desc" : "web.arena.join_desc");
   else if (me.table) state = t("web.arena.ready");
   else if (me.paused) state = t("web.arena.paused");
-  else if (data.status === "scheduled") state = t("web.arena.before_start");
-  else state = t("web.arena.waiting");
+  else if (data.status === "scheduled") state = t(swiss() ? "web.arena.swiss_before_start" : "web.arena.before_start");
+  else state = t(swiss() ? "web.arena.swiss_next" : "web.arena.waiting");
   $("event-state").textContent = state;
   const bots = (me && me.bots) || [];
-  $("event-bots").hidden = over || !bots.length;
+  $("event-bots").hidden = closed || !bots.length;
   const select = $("event-bot-level");
   if (select.dataset.levels !== bots.join()) {
     select.dataset.levels = bots.join();
@@ -94,25 +115,66 @@ function gamesText(games) {
   return games.length ? games.join(" ") : "–";
 }
 
+// An entrant's name as shown: a bot's is its level, in the page's language.
+function who(p) {
+  return p.bot ? t("web.arena.bot_name", { level: t(`web.bot.${p.name}`) }) : p.name;
+}
+
+function nameCell(s) {
+  return [el("a", { href: `/p/${encodeURIComponent(s.player)}` }, who(s)),
+    s.streak ? el("span", { class: "streak", title: t("web.arena.streak") }, " 🔥", el("span", { class: "sr-only" }, t("web.arena.streak"))) : "",
+    s.paused ? el("span", { class: "muted small" }, ` (${t("web.arena.paused_short")})`) : "",
+    s.table ? el("a", { class: "small playing", href: `/t/${encodeURIComponent(s.table)}` }, ` ${t("web.arena.playing")}`) : ""];
+}
+
+// A Swiss's standings: match points, then its tie-breaks as the rules page states them.
+function swissStandings() {
+  $("event-standings-head").replaceChildren(...["#", t("web.arena.player"), t("web.arena.points"),
+    t("web.arena.buchholz"), t("web.arena.margin")].map((h) => el("th", { scope: "col" }, h)));
+  return data.standings.map((s) => el("tr", { "data-player": s.player, class: data.me && s.player === data.me.player ? "me" : "" },
+    el("td", {}, String(s.rank)), el("td", {}, ...nameCell(s)), el("td", { class: "num" }, s.score),
+    el("td", { class: "small num" }, s.buchholz), el("td", { class: "small num" }, `${s.margin > 0 ? "+" : ""}${s.margin}`)));
+}
+
+function rounds() {
+  const panel = $("event-rounds-panel");
+  panel.hidden = !swiss() || !data.rounds_played;
+  if (panel.hidden) return;
+  $("event-rounds").replaceChildren(...[...data.rounds_played].reverse().map((r) => el("div", { class: "event-round", "data-round": String(r.round) },
+    el("h3", {}, t("web.arena.round_title", { r: r.round })),
+    el("ul", { class: "plain-list" }, ...r.tables.map((tb) => el("li", { "data-table": tb.table },
+      el("span", {}, `${tb.players.map(who).join(" – ")}${tb.result ? `: ${tb.result}` : ""}`),
+      tb.result ? "" : el("a", { class: "button secondary small", href: `/t/${encodeURIComponent(tb.table)}` }, t("web.arena.watch")))),
+      ...(r.bye ? [el("li", { class: "muted" }, t("web.arena.bye", { name: who(r.bye) }))] : [])))));
+}
+
 function standings() {
+  rounds();
+  if (swiss()) {
+    $("event-standings").replaceChildren(...swissStandings());
+    finishStandings();
+    return;
+  }
   const rows = data.standings.map((s) => el("tr", { "data-player": s.player, class: data.me && s.player === data.me.player ? "me" : "" },
     el("td", {}, String(s.rank)),
-    el("td", {}, el("a", { href: `/p/${encodeURIComponent(s.player)}` }, s.bot ? t("web.arena.bot_name", { level: t(`web.bot.${s.name}`) }) : s.name),
-      s.streak ? el("span", { class: "streak", title: t("web.arena.streak") }, " 🔥", el("span", { class: "sr-only" }, t("web.arena.streak"))) : "",
-      s.paused ? el("span", { class: "muted small" }, ` (${t("web.arena.paused_short")})`) : "",
-      s.table ? el("a", { class: "small playing", href: `/t/${encodeURIComponent(s.table)}` }, ` ${t("web.arena.playing")}`) : ""),
+    el("td", {}, ...nameCell(s)),
     el("td", {}, String(s.points)),
     el("td", { class: "small" }, gamesText(s.games))));
   $("event-standings").replaceChildren(...rows);
+  finishStandings();
+}
+
+function finishStandings() {
   $("event-nobody").hidden = data.standings.length > 0;
   const finished = data.status === "finished" && !data.live.length && data.standings.length;
   $("event-podium-panel").hidden = !finished;
   if (finished) {
     $("event-podium").replaceChildren(...data.standings.filter((s) => s.rank <= 3).map((s) =>
-      el("li", { class: `place-${s.rank}` }, el("strong", {}, `${s.rank}. ${s.name}`), ` — ${plural("common.points", s.points)}`)));
+      el("li", { class: `place-${s.rank}` }, el("strong", {}, `${s.rank}. ${who(s)}`),
+      ` — ${swiss() ? t("web.arena.match_points", { score: s.score }) : plural("common.points", s.points)}`)));
   }
   $("event-live").replaceChildren(...data.live.map((m) => el("li", {},
-    el("span", {}, m.players.join(" – ")), " ",
+    el("span", {}, m.players.map(who).join(" – ")), " ",
     el("a", { class: "button secondary small", href: `/t/${encodeURIComponent(m.table)}` }, t("web.arena.watch")))));
   $("event-none-live").hidden = data.live.length > 0;
 }
@@ -181,6 +243,8 @@ async function main() {
   $("event-pause").addEventListener("click", () => act({ path: "pause", json: { paused: true } }));
   $("event-resume").addEventListener("click", () => act({ path: "pause", json: { paused: false } }));
   $("event-bots").addEventListener("submit", (e) => { e.preventDefault(); act({ path: "bots", json: { level: $("event-bot-level").value } }); });
+  $("event-start").addEventListener("click", () => act({ path: "start", json: {} }));
+  $("event-copy").addEventListener("click", () => copyText($("event-invite").value));
   await refresh();
   setInterval(clock, 1000);
   setInterval(() => { if (!document.hidden) refresh(); }, POLL);

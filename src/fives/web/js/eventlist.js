@@ -39,17 +39,29 @@ export function wireEvents(meta, identity, nameOrDefault) {
   games.replaceChildren(...Object.keys(meta.games).map((g) => el("option", { value: g }, gameName(g))));
   $("event-teams-option").textContent = `4 · ${t("web.lobby.teams")}`;
   $("event-rated-row").hidden = !identity();
+  // a duplicate Swiss: two a table, a number of rounds, started by its organiser, by link only
+  const kind = () => $("event-kind").value;
+  const shape = () => {
+    const swiss = kind() === "swiss";
+    for (const row of ["event-players-row", "event-minutes-row", "event-starts-row", "event-private-row"]) $(row).hidden = swiss;
+    $("event-rounds-row").hidden = !swiss;
+  };
+  $("event-kind").addEventListener("change", shape);
+  shape();
   $("event-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const box = $("event-form-error");
     box.hidden = true;
     const players = $("event-players").value;
-    const body = {
-      title: $("event-title-input").value.trim(), game: games.value,
-      players: Number(players[0]), teams: players === "4t",
-      minutes: Number($("event-minutes").value), starts_in: Number($("event-starts").value),
-      private: $("event-private").checked, rated: $("event-rated").checked,
-    };
+    const body = kind() === "swiss"
+      ? { kind: "swiss", title: $("event-title-input").value.trim(), game: games.value, players: 2,
+        rounds: Number($("event-rounds").value), rated: $("event-rated").checked }
+      : {
+        title: $("event-title-input").value.trim(), game: games.value,
+        players: Number(players[0]), teams: players === "4t",
+        minutes: Number($("event-minutes").value), starts_in: Number($("event-starts").value),
+        private: $("event-private").checked, rated: $("event-rated").checked,
+      };
     if ($("event-target").value) body.target = Number($("event-target").value);
     try {
       if (!identity()) await api("/api/me", { name: nameOrDefault() });

@@ -1,0 +1,73 @@
+"""The expert's tree search (SO-ISMCTS) values as recorded (issue 42): the same worlds, the same
+iterations, the same values to the sixth digit, and the same shares of effective worlds and of
+iterations solved exactly, in both builds (``make test`` runs this file on the compiled core
+and again on the pure modules). Its settings each change the numbers: the defaults; the
+informed policy's look at the next reply, the exploration, a pool of worlds drawn by
+inference, the match's weight; the exact endgame deeper in the tree (a share of the
+iterations) and at the root (every world solved). A change to the search's algorithm changes
+these on purpose: recompute them then (the generator is the test's own loop)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fives.bots.search import ismcts_values
+from fives.core.games import Config
+from fives.core.view import View, view_of
+from recordkit import random_states
+from results_digest import decision_views
+
+#: (game, players, settings beyond iterations=200 and eps=0.1)
+CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("all-fives", 2, {}),
+    ("fives-and-threes", 2, {"look": 0.5, "explore": 1.1, "pool": 40, "match_weight": 0.8,
+                             "beta": 0.7}),
+    ("muggins", 3, {"pool": 30, "endgame_tiles": 6}),
+]
+
+PINNED = [
+    ('all-fives', 0, {'1-6': 10.333333, '2-2': 9.166667, '2-4': 15.588235, '2-6': -20.0, '3-6': -35.0, '4-5': -3.333333, '4-6': 14.62963, '5-5': 19.350649, '6-6': 12.307692}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('all-fives', 1, {'2-5@W': -75.0, '2-5@E': -75.0, '5-6@W': -15.326633, '5-6@E': -15.326633}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('fives-and-threes', 0, {'1-6': -5.5, '2-2': 1.833333, '2-4': 2.679245, '2-6': -0.714286, '3-6': 2.117647, '4-5': -0.857143, '6-6': 3.109589}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('fives-and-threes', 1, {'0-6@W': 3.522613, '0-6@E': 3.522613, '4-6@W': -10.0, '4-6@E': -10.0}, {'ess_share': 0.975613, 'exact_share': 0.0}),
+    ('muggins', 0, {'2-6@W': 0.0, '2-6@E': 0.0}, {'exact_share': 0.0}),
+    ('muggins', 1, {'2-3@W': 16.855263, '2-4@W': -0.3125, '3-6@E': -7.5}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('late', 0, {'0-2@E': 1.8, '0-4@E': 4.4375, '4-6@W': 8.804598}, {'ess_share': 1.0, 'exact_share': 0.64}),
+    ('late', 1, {'1-6@W': -12.961538, '2-4@E': -15.75, '2-6@W': -12.275, '2-6@E': -14.615385, '5-6@W': -11.070796}, {'ess_share': 1.0, 'exact_share': 0.695}),
+    ('root', 0, {'4-4@W': 0.0, '4-4@E': 0.0}, {'exact_share': 0.0}),
+    ('root', 1, {'0-4@W': -15.65, '2-2@E': -16.55}, {'ess_share': 1.0, 'exact_share': 1.0}),
+]
+
+
+def _late_views(game: str, players: int, seed: int, low: int, high: int,
+                count: int) -> list[View]:
+    """Views with nothing left to draw and ``low`` to ``high`` tiles in hands."""
+    found = []
+    for state in random_states(game, players, seed, rounds=6):
+        view = view_of(state, state.turn)
+        if len(view.legal) > 1 and view.stock == 0 and low <= sum(view.hand_sizes) <= high:
+            found.append(view)
+            if len(found) == count:
+                break
+    return found
+
+
+def _row(name: str, k: int, view: View, **settings: Any) -> tuple[Any, ...]:
+    stats: dict[str, float] = {}
+    values = ismcts_values(view, random.Random(k), iterations=200, eps=0.1, stats=stats,
+                           **settings)
+    return (name, k, {str(a): round(v, 6) for a, v in values.items()},
+            {s: round(v, 6) for s, v in sorted(stats.items())})
+
+
+def test_the_tree_search_values_and_shares_are_those_recorded() -> None:
+    found = []
+    for game, players, settings in CASES:
+        for k, view in enumerate(decision_views(Config.make(game, players), 20 + players, 2)):
+            found.append(_row(game, k, view, **settings))
+    for k, view in enumerate(_late_views("block", 2, 5, 9, 12, 2)):  # exact deeper in the tree
+        found.append(_row("late", k, view, endgame_tiles=8, pool=30))
+    for k, view in enumerate(_late_views("block", 2, 6, 3, 7, 2)):  # exact at the root
+        found.append(_row("root", k, view, endgame_tiles=8, pool=20))
+    assert found == PINNED
