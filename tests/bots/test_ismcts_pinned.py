@@ -3,8 +3,8 @@ iterations, the same values to the sixth digit, and the same shares of effective
 iterations solved exactly, in both builds (``make test`` runs this file on the compiled core
 and again on the pure modules). Its settings each change the numbers: the defaults; the
 informed policy's look at the next reply, the exploration, a pool of worlds drawn by
-inference, the match's weight; the exact endgame deeper in the tree (a share of the
-iterations) and at the root (every world solved). A change to the search's algorithm changes
+inference, the match's weight (near a match's end too); the exact endgame deeper in the tree
+(a share of the iterations) and at the root (every world solved). A change to the search's algorithm changes
 these on purpose: recompute them then (the generator is the test's own loop)."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from fives.bots.search import ismcts_values
 from fives.core.games import Config
+from fives.core.state import State
 from fives.core.view import View, view_of
 from recordkit import random_states
 from results_digest import decision_views
@@ -37,6 +38,8 @@ PINNED = [
     ('late', 1, {'1-6@W': -12.961538, '2-4@E': -15.75, '2-6@W': -12.275, '2-6@E': -14.615385, '5-6@W': -11.070796}, {'ess_share': 1.0, 'exact_share': 0.695}),
     ('root', 0, {'4-4@W': 0.0, '4-4@E': 0.0}, {'exact_share': 0.0}),
     ('root', 1, {'0-4@W': -15.65, '2-2@E': -16.55}, {'ess_share': 1.0, 'exact_share': 1.0}),
+    ('near', 0, {'0-1': 5.0, '0-3': 12.857143, '0-5': 24.583333, '0-6': 22.321429, '1-2': 22.5, '3-4': 8.0, '4-4': 26.442308, '4-5': 22.75, '5-6': 24.032258}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('near-root', 1, {'0-4@E': -5.65, '4-6@E': -1.85}, {'ess_share': 1.0, 'exact_share': 1.0}),
 ]
 
 
@@ -51,6 +54,23 @@ def _late_views(game: str, players: int, seed: int, low: int, high: int,
             if len(found) == count:
                 break
     return found
+
+
+def _near_target(game: str, target: int, seed: int, low: int, high: int,
+                 empty: bool = True) -> View:
+    """A view near a two-player match's end (a side past 60% of ``target``): a round's end
+    may decide the match there, so the match's weight counts."""
+    rng = random.Random(seed)
+    state = State(Config.make(game, 2, target=target))
+    while not state.over:
+        state.deal_next(rng)
+        while state.turn >= 0:
+            view = view_of(state, state.turn)
+            if (len(view.legal) > 1 and max(state.scores) >= target * 0.6
+                    and low <= sum(view.hand_sizes) <= high and not (empty and view.stock)):
+                return view
+            state.apply_code(rng.choice(state.legal_codes()))
+    raise AssertionError("no such view")
 
 
 def _row(name: str, k: int, view: View, **settings: Any) -> tuple[Any, ...]:
@@ -70,4 +90,18 @@ def test_the_tree_search_values_and_shares_are_those_recorded() -> None:
         found.append(_row("late", k, view, endgame_tiles=8, pool=30))
     for k, view in enumerate(_late_views("block", 2, 6, 3, 7, 2)):  # exact at the root
         found.append(_row("root", k, view, endgame_tiles=8, pool=20))
+    # near the match's end, with the defaults (the match's weight) and exact at the root
+    found.append(_row("near", 0, _near_target("all-fives", 50, 3, 0, 99, empty=False)))
+    found.append(_row("near-root", 1, _near_target("block", 10, 4, 3, 7), endgame_tiles=8,
+                      pool=20))
     assert found == PINNED
+
+
+def test_a_move_time_goes_on_past_the_iterations() -> None:
+    """``move_time`` (CPU seconds) is spent after the iterations asked for: one iteration
+    tries one class of plays (the others get the worst of its value); a tenth of a second
+    tries them all."""
+    view = decision_views(Config.make("all-fives", 2), 22, 1)[0]
+    once = ismcts_values(view, random.Random(0), iterations=1, eps=0.1)
+    longer = ismcts_values(view, random.Random(0), iterations=1, eps=0.1, move_time=0.1)
+    assert len(set(once.values())) <= 2 < len(set(longer.values()))

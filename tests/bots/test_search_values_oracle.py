@@ -180,3 +180,14 @@ def test_a_world_that_cannot_be_drawn_is_passed_over() -> None:
                         world_source=flaky)
     want = _playout_values(worlds, view, random.Random(2), 100, 0.2, asked=5)
     assert [got[a] for a in view.legal] == pytest.approx(want, abs=1e-9)
+
+
+def test_no_world_at_all_values_every_play_at_nothing() -> None:
+    _state, view = next(_views("all-fives", 2, seed=8, count=1))
+
+    def never(_rng: random.Random) -> State:
+        raise SamplingError("no consistent world found")
+
+    got = search_values(view, random.Random(1), worlds=3, budget=30, eps=0.0,
+                        world_source=never)
+    assert got == dict.fromkeys(view.legal, 0.0)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from fives.i18n import catalogue
 
@@ -57,27 +57,43 @@ PEOPLE = (("Asha", "en", (390, 844)), ("रवि", "hi", (390, 844)),
           ("Meera", "en", (1366, 768)), ("कबीर", "hi", (1366, 768)))
 
 
-def test_four_people_and_two_bots_play_an_arena_and_see_the_same_standings(
-        browser: Browser, live_server: str, shots: Path) -> None:
-    # phones and touch laptops: every control is tapped
+def _four_people(browser: Browser) -> tuple[list[BrowserContext], list[Page], list[list[str]]]:
+    """The four people's browsers (phones and touch laptops: every control is tapped), their
+    pages, and each page's script errors."""
     contexts = [browser.new_context(viewport={"width": size[0], "height": size[1]},
                                     is_mobile=size[0] < 500, has_touch=True,
                                     locale="hi-IN" if lang == "hi" else "en-US")
                 for _, lang, size in PEOPLE]
     pages = [c.new_page() for c in contexts]
-    errors = [errors_of(p) for p in pages]
+    return contexts, pages, [errors_of(p) for p in pages]
+
+
+def _make_on_the_home_page(page: Page, base: str, title: str, shot: Path,
+                           **choices: str) -> str:
+    """An event made from the home page's form, as Asha (Block to 10; ``shot``: the filled
+    form's screenshot): its id."""
+    page.goto(f"{base}/")
+    page.fill("#name", "Asha")
+    page.locator("#event-make summary").tap()
+    if "kind" in choices:
+        page.select_option("#event-kind", choices.pop("kind"))
+    page.fill("#event-title-input", title)
+    page.select_option("#event-game", "block")
+    page.fill("#event-target", "10")
+    for name, value in choices.items():
+        page.select_option(f"#event-{name}", value)
+    page.screenshot(path=str(shot), full_page=True)
+    page.tap("#event-create")
+    page.wait_for_url(re.compile(r"/events/"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_four_people_and_two_bots_play_an_arena_and_see_the_same_standings(
+        browser: Browser, live_server: str, shots: Path) -> None:
+    contexts, pages, errors = _four_people(browser)
     a = pages[0]
-    a.goto(f"{live_server}/")
-    a.fill("#name", "Asha")
-    a.locator("#event-make summary").tap()
-    a.fill("#event-title-input", "Evening arena")
-    a.select_option("#event-game", "block")
-    a.fill("#event-target", "10")
-    a.select_option("#event-starts", "0")
-    a.screenshot(path=str(shots / "arena-make-en-390x844.png"), full_page=True)
-    a.tap("#event-create")
-    a.wait_for_url(re.compile(r"/events/"))
-    event_id = a.url.rsplit("/", 1)[1]
+    event_id = _make_on_the_home_page(a, live_server, "Evening arena",
+                                      shots / "arena-make-en-390x844.png", starts="0")
     expect(a.locator("#event-title")).to_have_text("Evening arena")
     expect(a.locator("#event-clock")).to_contain_text(re.compile(r"Ends in \d+:\d\d"))
     # the organiser adds two bots: they play people, never each other
@@ -155,25 +171,11 @@ def test_a_three_round_duplicate_swiss_of_four_people_and_four_bots(
     by the organiser; three rounds of four tables, each person taken to their table and back;
     at the end the podium, and the same standings (match points, Buchholz, margin) on every
     page as the API's."""
-    contexts = [browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                    is_mobile=size[0] < 500, has_touch=True,
-                                    locale="hi-IN" if lang == "hi" else "en-US")
-                for _, lang, size in PEOPLE]
-    pages = [c.new_page() for c in contexts]
-    errors = [errors_of(p) for p in pages]
+    contexts, pages, errors = _four_people(browser)
     a = pages[0]
-    a.goto(f"{live_server}/")
-    a.fill("#name", "Asha")
-    a.locator("#event-make summary").tap()
-    a.select_option("#event-kind", "swiss")
-    expect(a.locator("#event-minutes-row")).to_be_hidden()
-    a.fill("#event-title-input", "Club night")
-    a.select_option("#event-game", "block")
-    a.fill("#event-target", "10")
-    a.select_option("#event-rounds", "3")
-    a.tap("#event-create")
-    a.wait_for_url(re.compile(r"/events/"))
-    event_id = a.url.rsplit("/", 1)[1]
+    event_id = _make_on_the_home_page(a, live_server, "Club night",
+                                      shots / "swiss-make-en-390x844.png", kind="swiss",
+                                      rounds="3")
     expect(a.locator("#event-clock")).to_contain_text("Waiting for the organiser")
     expect(a.locator("#event-invite")).to_have_value(re.compile(r"/events/" + event_id + "$"))
     for level in ("random", "easy", "medium", "hard"):
