@@ -300,3 +300,38 @@ def test_a_duplicate_swiss_deals_each_round_alike_and_stands_as_stored(tmp_path:
         await store.close()
 
     asyncio.run(stored())
+
+
+def test_a_rated_arenas_matches_move_ratings_once_each_player_agreed(tmp_path: Path) -> None:
+    """A rated arena plays the game's full target (as rated tables do); joining it asks for
+    the player's agreement; its matches count for both players' ratings."""
+    with running_server(fast_settings(str(tmp_path / "f.sqlite3"), event_every=0.1,
+                                      trusted_proxies="127.0.0.1")) as base:
+        asha = new_player(base, "Asha", "10.0.0.1")
+        ravi = new_player(base, "Ravi", "10.0.0.2")
+        r = asha.post("/api/events", json={**ARENA, "rated": True})
+        assert r.status_code == 400 and r.json()["error"] == "rated_target"  # 10 is too short
+        made = asha.post("/api/events", json={**ARENA, "target": None, "rated": True})
+        assert made.status_code == 201 and made.json()["rated"], made.text
+        event_id = made.json()["id"]
+        r = ravi.post(f"/api/events/{event_id}/join", json={})
+        assert r.status_code == 400 and r.json()["error"] == "rated_consent"
+        for person in (asha, ravi):
+            assert person.post(f"/api/events/{event_id}/join",
+                               json={"agree": True}).status_code == 200
+        parts = wait_until(lambda: [_page(p, event_id)["me"] for p in (asha, ravi)]
+                           if all(_page(p, event_id)["me"].get("token") for p in (asha, ravi))
+                           else None, what="the seats")
+
+        async def play() -> dict[str, Any]:
+            clients = [await SeatClient(base, p["table"], p["token"]).connect() for p in parts]
+            last = await play_to_end(clients, random.Random(6), timeout=240)
+            for c in clients:
+                await c.close()
+            return last
+
+        last = asyncio.run(play())
+        assert last["info"]["rated"] and last["info"]["casual"] is None
+        for person in (asha, ravi):
+            assert wait_until(lambda p=person: p.get("/api/me").json()["player"]["ratings"]
+                              .get("block"), what="a Block rating")
