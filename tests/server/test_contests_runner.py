@@ -16,6 +16,7 @@ from fives.contests.swiss import Board, Bye, SwissMatch, swiss_standings
 from fives.core.games import Config
 from fives.core.state import State
 from fives.server.contests import Contests, arena_of, event_result, swiss_of
+from fives.server.messages import ClientError
 from fives.server.meta import Seat, TableMeta
 from fives.store.events import SITE, StoredEntrant, StoredEvent
 from fives.store.sqlite import SqliteStore
@@ -260,6 +261,32 @@ def test_a_duplicate_swiss_deals_alike_pairs_without_rematch_and_stands_as_store
         assert len(byes) == len(set(byes)) == 3
         over = await store.event("s1")
         assert over is not None and over.status == "finished"
+        await store.close()
+
+    asyncio.run(body())
+
+
+def test_an_event_whose_tables_are_refused_holds_no_other_back(tmp_path: Path) -> None:
+    """The server full for one arena's table (a ClientError from the manager): that arena
+    waits for the next beat, the other is paired, and the runner goes on."""
+    async def body() -> None:
+        store = SqliteStore(tmp_path / "f.sqlite3")
+        for event_id in ("e1", "e2"):
+            await store.create_event(StoredEvent(event_id, "arena", META, "p0", 1.0, 100.0))
+            for player in ("a", "b"):
+                await store.join_event(StoredEntrant(event_id, player, player, 2.0))
+        tables = Tables("x")
+
+        async def choosy(event: StoredEvent, entrants: Sequence[StoredEntrant],
+                         seed: int | None) -> tuple[str, list[str]]:
+            if event.id == "e1":
+                raise ClientError("server_full")
+            return await tables.open(event, entrants, seed)
+
+        runner = Contests(store, choosy, tables.withdraw, owner="x")
+        await runner.tick(100.0)
+        assert await store.event_games("e1") == []
+        assert [g.players for g in await store.event_games("e2")] == [["a", "b"]]
         await store.close()
 
     asyncio.run(body())

@@ -44,6 +44,7 @@ from fives.contests.swiss import (
     swiss_standings,
 )
 from fives.core.state import State
+from fives.server.messages import ClientError
 from fives.server.meta import TableMeta
 from fives.server.ratings import side_places
 from fives.store.base import Store, StoreError
@@ -240,25 +241,33 @@ class Contests:
         await self._schedule(now)
         for event in await self.store.events(["scheduled", "running"], limit=200,
                                              listed_only=False):
-            if event.status == "scheduled" and event.starts <= now:
-                await self.store.advance_event(event.id, "scheduled", "running", now)
-                event.status = "running"
-            if event.status != "running":
-                continue
-            if event.kind == "swiss":
-                swiss = await swiss_of(self.store, event)
-                if swiss.round_done and await self.store.claim_event(event.id, self.owner, now,
-                                                                     self.lease):
-                    await self._next_round(swiss, now)
-                continue
-            arena = await arena_of(self.store, event)
-            if now >= arena.ends:
-                # the matches in play finish and count; nobody is paired any more
-                await self.store.advance_event(event.id, "running", "finished", now)
-                continue
-            if arena.may_pair() and await self.store.claim_event(event.id, self.owner, now,
+            try:
+                await self._move_on(event, now)
+            except (StoreError, ClientError, KeyError, ValueError, TypeError) as exc:
+                # one event that cannot move on (its tables refused, a row damaged) does not
+                # hold the others back: it is tried again at the next beat
+                log.warning("event %s: not moved on now: %s", event.id, exc)
+
+    async def _move_on(self, event: StoredEvent, now: float) -> None:
+        if event.status == "scheduled" and event.starts <= now:
+            await self.store.advance_event(event.id, "scheduled", "running", now)
+            event.status = "running"
+        if event.status != "running":
+            return
+        if event.kind == "swiss":
+            swiss = await swiss_of(self.store, event)
+            if swiss.round_done and await self.store.claim_event(event.id, self.owner, now,
                                                                  self.lease):
-                await self._pair(arena, now)
+                await self._next_round(swiss, now)
+            return
+        arena = await arena_of(self.store, event)
+        if now >= arena.ends:
+            # the matches in play finish and count; nobody is paired any more
+            await self.store.advance_event(event.id, "running", "finished", now)
+            return
+        if arena.may_pair() and await self.store.claim_event(event.id, self.owner, now,
+                                                             self.lease):
+            await self._pair(arena, now)
 
     async def _schedule(self, now: float) -> None:
         for recurring in self.scheduled:
