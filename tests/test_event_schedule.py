@@ -81,3 +81,12 @@ def test_an_occurrence_has_one_id_whoever_computes_it() -> None:
     start = next_start(r, _utc("2026-12-06 14:20:00"))
     assert occurrence_id(r, start) == "s-hourly-202612061500"
     assert occurrence_id(r, next_start(r, _utc("2026-12-06 14:59:59"))) == occurrence_id(r, start)
+
+
+def test_the_example_schedule_the_repository_ships_is_read() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "deploy" / "events.example.json").read_text(
+        encoding="utf-8")
+    assert [r.key for r in parse_schedule(text)] == [
+        "hourly-all-fives", "evening-block", "sunday-rated"]
