@@ -65,7 +65,8 @@ GUARDS: dict[str, list[str]] = {
                                  "tests/bots/test_more_worlds.py",
                                  "tests/bots/test_playout_policy.py",
                                  "tests/bots/test_search_values_oracle.py",
-                                 "tests/bots/test_ismcts_pinned.py"],
+                                 "tests/bots/test_ismcts_pinned.py",
+                                 "tests/bots/test_halving_pinned.py"],
 }
 
 _STATUS = re.compile(r"^\s*(\S+):\s*(\w[\w ]*)$")

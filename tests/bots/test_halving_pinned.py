@@ -1,0 +1,94 @@
+"""The ladder's halving search (``hard``'s) values as recorded (issue 42): the same worlds, the
+same playouts, the same values to the sixth digit and the same shares, in both builds (``make
+test`` runs this file on the compiled core and again on the pure modules). Its settings each
+change the numbers: the defaults (successive halving from an eighth of the worlds); the
+informed policy's look and worlds drawn by inference; every class on every world (no
+halving); the match's weight, near a match's end too; exact endgames in some worlds. A change
+to the search's algorithm changes these on purpose: recompute them then (the generator is the
+test's own loop)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fives.bots.search import halving_values
+from fives.core.games import Config
+from fives.core.state import State
+from fives.core.view import View, view_of
+from recordkit import random_states
+from results_digest import decision_views
+
+#: (game, players, settings beyond worlds=96 and eps=0.1)
+CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("all-fives", 2, {}),
+    ("fives-and-threes", 2, {"look": 0.5, "beta": 0.7}),
+    ("muggins", 3, {"halving": False}),
+    ("draw", 4, {"match_weight": 0.8}),
+]
+
+PINNED = [
+    ('all-fives', 0, {'1-6': -14.583333, '2-3': 13.697917, '3-3': 5.0, '3-4': 7.083333, '3-6': 1.041667, '4-6': -5.833333, '5-5': 12.5, '5-6': -2.916667, '6-6': 19.322917}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('all-fives', 1, {'1-4@W': 2.8125, '2-6@E': -0.15625, '4-5@W': -4.166667}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('fives-and-threes', 0, {'1-6': -1.75, '3-3': 3.8125, '3-4': -0.5, '3-6': 2.46875, '4-6': 0.166667, '5-5': 0.208333, '5-6': -0.916667}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('fives-and-threes', 1, {'2-3@W': -1.583333, '3-5@W': 0.760417, '6-6@E': 6.322917}, {'ess_share': 0.979323, 'exact_share': 0.0}),
+    ('muggins', 0, {'0-6@W': -12.8125, '0-6@E': -12.8125, '1-6@W': -3.4375, '1-6@E': -3.4375}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('muggins', 1, {'1-4@E': -2.682292, '3-6@W': -1.25, '4-6@W': 2.369792}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('draw', 0, {'2-6@W': 0.0, '2-6@E': 0.0}, {'exact_share': 0.0}),
+    ('draw', 1, {'0-2@E': 0.291667, '2-2@E': 4.715278}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('late', 0, {'2-4@E': -12.958333, '4-6@E': -10.854167}, {'ess_share': 1.0, 'exact_share': 1.0}),
+    ('late', 1, {'2-2@W': -3.322917, '2-4@W': -2.583333, '2-5@W': -10.666667}, {'ess_share': 1.0, 'exact_share': 0.0}),
+    ('near', 0, {'0-6@E': -23.229167, '2-6@E': -25.0, '3-6@E': -16.09375}, {'ess_share': 1.0, 'exact_share': 0.0}),
+]
+
+
+def _late_views(seed: int, low: int, high: int, count: int) -> list[View]:
+    """Two-player Block views with ``low`` to ``high`` tiles in hands."""
+    found = []
+    for state in random_states("block", 2, seed, rounds=6):
+        view = view_of(state, state.turn)
+        if len(view.legal) > 1 and view.stock == 0 and low <= sum(view.hand_sizes) <= high:
+            found.append(view)
+            if len(found) == count:
+                break
+    return found
+
+
+def _near_target(game: str, target: int, seed: int) -> View:
+    """A view of a two-player match with a side past 60% of ``target``."""
+    rng = random.Random(seed)
+    state = State(Config.make(game, 2, target=target))
+    while not state.over:
+        state.deal_next(rng)
+        while state.turn >= 0:
+            view = view_of(state, state.turn)
+            if len(view.legal) > 2 and max(state.scores) >= target * 0.6:
+                return view
+            state.apply_code(rng.choice(state.legal_codes()))
+    raise AssertionError("no such view")
+
+
+def _row(name: str, k: int, view: View, **settings: Any) -> tuple[Any, ...]:
+    stats: dict[str, float] = {}
+    values = halving_values(view, random.Random(k), worlds=96, eps=0.1, stats=stats, **settings)
+    return (name, k, {str(a): round(v, 6) for a, v in values.items()},
+            {s: round(v, 6) for s, v in sorted(stats.items())})
+
+
+def test_the_halving_search_values_and_shares_are_those_recorded() -> None:
+    found = []
+    for game, players, settings in CASES:
+        for k, view in enumerate(decision_views(Config.make(game, players), 30 + players, 2)):
+            found.append(_row(game, k, view, **settings))
+    for k, view in enumerate(_late_views(7, 6, 10, 2)):  # exact in the first, not the second
+        found.append(_row("late", k, view, endgame_tiles=8))
+    found.append(_row("near", 0, _near_target("all-fives", 50, 5)))
+    assert found == PINNED
+
+
+def test_a_move_time_keeps_the_final_two_taking_worlds() -> None:
+    """``move_time`` (CPU seconds): past its worlds, the search goes on with new ones."""
+    view = decision_views(Config.make("all-fives", 2), 32, 1)[0]
+    plain = halving_values(view, random.Random(0), worlds=16, eps=0.1)
+    longer = halving_values(view, random.Random(0), worlds=16, eps=0.1, move_time=0.1)
+    assert plain != longer  # the final two's means moved with the worlds they took
