@@ -17,6 +17,7 @@ from fives.core.layout import Layout
 from fives.core.record import Record, RecordError, replay, replay_state
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, Tile
+from fives.core.view import View, view_of
 
 __all__ = [
     "ALL",
@@ -164,3 +165,36 @@ def random_states(game: str, players: int, seed: int, rounds: int = 2,
             state.apply_code(rng.choice(state.legal_codes()))
         if ended:
             yield state
+
+
+def endgame_views(game: str, players: int, seed: int, low: int, high: int,
+                  count: int) -> list[View]:
+    """Up to ``count`` views with a choice, nothing left to draw and ``low`` to ``high``
+    tiles in hands, from rounds played at random."""
+    found = []
+    for state in random_states(game, players, seed, rounds=6):
+        view = view_of(state, state.turn)
+        if len(view.legal) > 1 and view.stock == 0 and low <= sum(view.hand_sizes) <= high:
+            found.append(view)
+            if len(found) == count:
+                break
+    return found
+
+
+def near_target_view(game: str, target: int, seed: int, *, choices: int = 2, low: int = 0,
+                     high: int = 99, empty_stock: bool = False) -> View:
+    """The first view of a two-player match played at random to ``target`` where a side is
+    past 60% of it (a round's end may decide the match there), with at least ``choices``
+    legal actions, ``low`` to ``high`` tiles in hands and (``empty_stock``) nothing to draw."""
+    rng = random.Random(seed)
+    state = State(Config.make(game, 2, target=target))
+    while not state.over:
+        state.deal_next(rng)
+        while state.turn >= 0:
+            view = view_of(state, state.turn)
+            if (len(view.legal) >= choices and max(state.scores) >= target * 0.6
+                    and low <= sum(view.hand_sizes) <= high
+                    and not (empty_stock and view.stock)):
+                return view
+            state.apply_code(rng.choice(state.legal_codes()))
+    raise AssertionError("no such view")

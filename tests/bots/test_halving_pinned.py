@@ -14,9 +14,8 @@ from typing import Any
 
 from fives.bots.search import halving_values
 from fives.core.games import Config
-from fives.core.state import State
-from fives.core.view import View, view_of
-from recordkit import random_states
+from fives.core.view import View
+from recordkit import endgame_views, near_target_view
 from results_digest import decision_views
 
 #: (game, players, settings beyond worlds=96 and eps=0.1)
@@ -42,32 +41,6 @@ PINNED = [
 ]
 
 
-def _late_views(seed: int, low: int, high: int, count: int) -> list[View]:
-    """Two-player Block views with ``low`` to ``high`` tiles in hands."""
-    found = []
-    for state in random_states("block", 2, seed, rounds=6):
-        view = view_of(state, state.turn)
-        if len(view.legal) > 1 and view.stock == 0 and low <= sum(view.hand_sizes) <= high:
-            found.append(view)
-            if len(found) == count:
-                break
-    return found
-
-
-def _near_target(game: str, target: int, seed: int) -> View:
-    """A view of a two-player match with a side past 60% of ``target``."""
-    rng = random.Random(seed)
-    state = State(Config.make(game, 2, target=target))
-    while not state.over:
-        state.deal_next(rng)
-        while state.turn >= 0:
-            view = view_of(state, state.turn)
-            if len(view.legal) > 2 and max(state.scores) >= target * 0.6:
-                return view
-            state.apply_code(rng.choice(state.legal_codes()))
-    raise AssertionError("no such view")
-
-
 def _row(name: str, k: int, view: View, **settings: Any) -> tuple[Any, ...]:
     stats: dict[str, float] = {}
     values = halving_values(view, random.Random(k), worlds=96, eps=0.1, stats=stats, **settings)
@@ -80,9 +53,10 @@ def test_the_halving_search_values_and_shares_are_those_recorded() -> None:
     for game, players, settings in CASES:
         for k, view in enumerate(decision_views(Config.make(game, players), 30 + players, 2)):
             found.append(_row(game, k, view, **settings))
-    for k, view in enumerate(_late_views(7, 6, 10, 2)):  # exact in the first, not the second
+    # exact in the first, not the second
+    for k, view in enumerate(endgame_views("block", 2, 7, 6, 10, 2)):
         found.append(_row("late", k, view, endgame_tiles=8))
-    found.append(_row("near", 0, _near_target("all-fives", 50, 5)))
+    found.append(_row("near", 0, near_target_view("all-fives", 50, 5, choices=3)))
     assert found == PINNED
 
 

@@ -14,9 +14,8 @@ from typing import Any
 
 from fives.bots.search import ismcts_values
 from fives.core.games import Config
-from fives.core.state import State
-from fives.core.view import View, view_of
-from recordkit import random_states
+from fives.core.view import View
+from recordkit import endgame_views, near_target_view
 from results_digest import decision_views
 
 #: (game, players, settings beyond iterations=200 and eps=0.1)
@@ -43,36 +42,6 @@ PINNED = [
 ]
 
 
-def _late_views(game: str, players: int, seed: int, low: int, high: int,
-                count: int) -> list[View]:
-    """Views with nothing left to draw and ``low`` to ``high`` tiles in hands."""
-    found = []
-    for state in random_states(game, players, seed, rounds=6):
-        view = view_of(state, state.turn)
-        if len(view.legal) > 1 and view.stock == 0 and low <= sum(view.hand_sizes) <= high:
-            found.append(view)
-            if len(found) == count:
-                break
-    return found
-
-
-def _near_target(game: str, target: int, seed: int, low: int, high: int,
-                 empty: bool = True) -> View:
-    """A view near a two-player match's end (a side past 60% of ``target``): a round's end
-    may decide the match there, so the match's weight counts."""
-    rng = random.Random(seed)
-    state = State(Config.make(game, 2, target=target))
-    while not state.over:
-        state.deal_next(rng)
-        while state.turn >= 0:
-            view = view_of(state, state.turn)
-            if (len(view.legal) > 1 and max(state.scores) >= target * 0.6
-                    and low <= sum(view.hand_sizes) <= high and not (empty and view.stock)):
-                return view
-            state.apply_code(rng.choice(state.legal_codes()))
-    raise AssertionError("no such view")
-
-
 def _row(name: str, k: int, view: View, **settings: Any) -> tuple[Any, ...]:
     stats: dict[str, float] = {}
     values = ismcts_values(view, random.Random(k), iterations=200, eps=0.1, stats=stats,
@@ -86,13 +55,15 @@ def test_the_tree_search_values_and_shares_are_those_recorded() -> None:
     for game, players, settings in CASES:
         for k, view in enumerate(decision_views(Config.make(game, players), 20 + players, 2)):
             found.append(_row(game, k, view, **settings))
-    for k, view in enumerate(_late_views("block", 2, 5, 9, 12, 2)):  # exact deeper in the tree
+    # exact deeper in the tree, then at the root
+    for k, view in enumerate(endgame_views("block", 2, 5, 9, 12, 2)):
         found.append(_row("late", k, view, endgame_tiles=8, pool=30))
-    for k, view in enumerate(_late_views("block", 2, 6, 3, 7, 2)):  # exact at the root
+    for k, view in enumerate(endgame_views("block", 2, 6, 3, 7, 2)):
         found.append(_row("root", k, view, endgame_tiles=8, pool=20))
     # near the match's end, with the defaults (the match's weight) and exact at the root
-    found.append(_row("near", 0, _near_target("all-fives", 50, 3, 0, 99, empty=False)))
-    found.append(_row("near-root", 1, _near_target("block", 10, 4, 3, 7), endgame_tiles=8,
+    found.append(_row("near", 0, near_target_view("all-fives", 50, 3)))
+    found.append(_row("near-root", 1, near_target_view("block", 10, 4, low=3, high=7,
+                                                 empty_stock=True), endgame_tiles=8,
                       pool=20))
     assert found == PINNED
 
