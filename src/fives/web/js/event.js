@@ -138,7 +138,7 @@ function swissStandings() {
 
 function rounds() {
   const panel = $("event-rounds-panel");
-  panel.hidden = !swiss() || !data.rounds_played;
+  panel.hidden = !swiss() || !(data.rounds_played && data.rounds_played.length); // none before the start
   if (panel.hidden) return;
   $("event-rounds").replaceChildren(...[...data.rounds_played].reverse().map((r) => el("div", { class: "event-round", "data-round": String(r.round) },
     el("h3", {}, t("web.arena.round_title", { r: r.round })),
