@@ -12,8 +12,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
+from fives.bots import search
 from fives.bots.search import halving_values
+from fives.compiled import build
 from fives.core.games import Config
+from fives.core.sampling import SamplingError
+from fives.core.state import State
 from fives.core.view import View
 from recordkit import endgame_views, near_target_view
 from results_digest import decision_views
@@ -66,3 +72,54 @@ def test_a_move_time_keeps_the_final_two_taking_worlds() -> None:
     plain = halving_values(view, random.Random(0), worlds=16, eps=0.1)
     longer = halving_values(view, random.Random(0), worlds=16, eps=0.1, move_time=0.1)
     assert plain != longer  # the final two's means moved with the worlds they took
+
+
+FEW_WORLDS = [
+    {'1-6': -2.5, '2-3': -10.0, '3-3': -50.0, '3-4': 6.25, '3-6': 0.833332, '4-6': 0.833332, '5-5': 0.0, '5-6': 0.833333, '6-6': -10.0},
+    {'1-6': -65.0, '2-3': -7.500001, '3-3': 10.833333, '3-4': -7.500001, '3-6': -7.500001, '4-6': -7.500001, '5-5': -7.500001, '5-6': -7.5, '6-6': -7.500001},
+]
+
+
+def test_a_few_worlds_start_the_halving_on_one_and_batch_the_inference_by_one() -> None:
+    """Under 16 worlds the first stage is a single world (an eighth, at least one, rounded
+    down) and worlds drawn by inference come in batches of one: pinned, both builds."""
+    view = decision_views(Config.make("all-fives", 2), 32, 1)[0]
+    found = [
+        {str(a): round(v, 6) for a, v in
+         halving_values(view, random.Random(3), worlds=12, eps=0.1).items()},
+        {str(a): round(v, 6) for a, v in
+         halving_values(view, random.Random(3), worlds=12, eps=0.1, beta=0.7).items()},
+    ]
+    assert found == FEW_WORLDS
+
+
+@pytest.mark.skipif(build().compiled, reason="a stand-in stream: the pure build's")
+def test_a_world_that_cannot_be_drawn_counts_as_drawn_and_the_rest_are_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every third draw fails (SamplingError): the search asks for its 12 worlds, no more, and
+    values every class over the 8 that came exactly as a search over those 8 alone; none is
+    dropped on the way (no halving asked)."""
+    view = next(v for v in decision_views(Config.make("all-fives", 2), 32, 6)
+                if len(v.legal) >= 4)
+    real_next = search.WorldStream.next
+    calls = 0
+
+    def flaky(stream: search.WorldStream, rng: random.Random) -> State:
+        nonlocal calls
+        calls += 1
+        if calls % 3 == 0:
+            raise SamplingError("no consistent world found")
+        return real_next(stream, rng)
+
+    plain = halving_values(view, random.Random(4), worlds=8, eps=0.1, halving=False)
+    monkeypatch.setattr(search.WorldStream, "next", flaky)
+    got = halving_values(view, random.Random(4), worlds=12, eps=0.1, halving=False)
+    assert calls == 12
+    assert got == plain
+
+
+def test_the_exact_share_of_a_single_world_solved_exactly_is_one() -> None:
+    view = endgame_views("block", 2, 7, 6, 10, 1)[0]
+    stats: dict[str, float] = {}
+    halving_values(view, random.Random(0), worlds=1, eps=0.1, endgame_tiles=10, stats=stats)
+    assert stats["exact_share"] == 1.0

@@ -75,4 +75,23 @@ def test_a_move_time_goes_on_past_the_iterations() -> None:
     view = decision_views(Config.make("all-fives", 2), 22, 1)[0]
     once = ismcts_values(view, random.Random(0), iterations=1, eps=0.1)
     longer = ismcts_values(view, random.Random(0), iterations=1, eps=0.1, move_time=0.1)
-    assert len(set(once.values())) <= 2 < len(set(longer.values()))
+    assert len(set(once.values())) == 1 < len(set(longer.values()))
+    assert 0.0 not in once.values()
+
+
+def test_no_iteration_values_every_play_at_nothing() -> None:
+    view = decision_views(Config.make("all-fives", 2), 22, 1)[0]
+    assert ismcts_values(view, random.Random(0), iterations=0, eps=0.1) == dict.fromkeys(
+        view.legal, 0.0)
+
+
+def test_a_single_iteration_into_an_exact_endgame_near_the_match_end() -> None:
+    """The root is one tile short of the endgame's size, so the first move reached is solved
+    exactly: one iteration, all of them exact, the match's bonus counted (block to 10, a side
+    at 9)."""
+    view = near_target_view("block", 10, 4, low=3, high=9, empty_stock=True)
+    stats: dict[str, float] = {}
+    values = ismcts_values(view, random.Random(0), iterations=1, eps=0.1,
+                           endgame_tiles=sum(view.hand_sizes) - 1, stats=stats)
+    assert stats["exact_share"] == 1.0
+    assert set(values.values()) == {17.0}  # the round's margin, 12, and the match's bonus, 5
