@@ -2,7 +2,8 @@
 classes of the test's own so that both builds run the same code: a frozen dataclass as a call
 of its constructor with the fields it takes; a class listing its attributes as mypyc does
 (``__mypyc_attrs__``) as a call with the ones its constructor takes, then the rest set; a class
-that lists none left to Python's own pickling."""
+that lists none left to Python's own pickling. Each test registers its classes itself (the
+registration is what is tested: each starts from none)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import copyreg
 import pickle
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+import pytest
 
 from fives.core.pickling import pickle_by_attributes, pickle_by_constructor
 
@@ -45,12 +48,15 @@ class Plain:
         self.value = value
 
 
-pickle_by_constructor(Pair, Single)
-pickle_by_attributes(Native, ("top", "bottom"))
-pickle_by_attributes(Plain, ("value",))
+
+@pytest.fixture(autouse=True)
+def _unregistered() -> None:
+    for cls in (Pair, Single, Native, Plain):
+        copyreg.dispatch_table.pop(cls, None)
 
 
 def test_a_frozen_dataclass_is_pickled_as_a_call_of_its_constructor_with_its_init_fields() -> None:
+    pickle_by_constructor(Pair, Single)
     pair = Pair(3, "x")
     reduce = copyreg.dispatch_table[Pair]
     assert reduce(pair) == (Pair, (3, "x"))  # ``seen`` is not the constructor's
@@ -60,6 +66,7 @@ def test_a_frozen_dataclass_is_pickled_as_a_call_of_its_constructor_with_its_ini
 
 
 def test_a_native_class_is_rebuilt_from_its_constructor_then_the_rest_of_its_attributes() -> None:
+    pickle_by_attributes(Native, ("top", "bottom"))
     value = Native(4, [1, 2])
     value.count = 9
     Native.made.clear()
@@ -72,5 +79,6 @@ def test_a_native_class_is_rebuilt_from_its_constructor_then_the_rest_of_its_att
 
 
 def test_a_class_that_lists_no_attributes_is_left_to_pythons_own_pickling() -> None:
+    pickle_by_attributes(Plain, ("value",))
     assert Plain not in copyreg.dispatch_table
     assert pickle.loads(pickle.dumps(Plain(5))).value == 5
