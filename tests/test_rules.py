@@ -434,8 +434,10 @@ def test_C_11_tied_seats_draw_again_and_only_they() -> None:
     from fives.core.state import draw_lot
 
     ties = 0
+    seen = set()
     for seed in range(400):
         lot = draw_lot(random.Random(seed), 4)
+        seen |= {tile for draw in lot.draws for _, tile in draw}
         for first, again in zip(lot.draws, lot.draws[1:]):
             best = max(tile.pips for _, tile in first)
             assert {seat for seat, _ in again} == {s for s, t in first if t.pips == best}
@@ -445,6 +447,7 @@ def test_C_11_tied_seats_draw_again_and_only_they() -> None:
         assert [seat for seat, tile in last if tile.pips == best] == [lot.leader]
         assert all(len({t for _, t in d}) == len(d) for d in lot.draws)  # distinct tiles
     assert ties > 20
+    assert len(seen) == 28  # from the whole set, the double blank too
 
 
 def test_C_3_notation_either_order_in_and_lower_half_first_out() -> None:
@@ -1167,6 +1170,7 @@ def test_FT_10_last_play_and_extra_point_are_one_event_discarded_together() -> N
     end = _end(rep)
     assert end["reason"] == "domino"
     assert end["points"] == [0, 0]
+    assert (end["payment"], end["discarded"]) == ("discarded", 3)  # the 2 and the extra 1
     assert rep["scores"][0] == 59
     assert rep["over"] is False
 

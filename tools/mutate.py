@@ -109,6 +109,9 @@ def main(argv: list[str]) -> int:
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
         'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-q", "-x", '
         '"--timeout=120"]',
+        # a mutant that loops is stopped at 8 times its tests' time (mutmut's default, 30
+        # times, held a run on one mutant of the engine's hottest loops for a quarter hour)
+        "timeout_multiplier = 4.0",
         "",
     ])
     (work / "pyproject.toml").write_text(project + "\n" + config, "utf-8")
