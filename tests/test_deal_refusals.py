@@ -10,7 +10,7 @@ import random
 import pytest
 
 from fives.core.games import Config
-from fives.core.state import DealError, State
+from fives.core.state import DealError, State, shuffle
 from fives.core.tiles import ALL_TILES, Tile
 
 
@@ -105,6 +105,39 @@ def test_no_round_is_dealt_over_one_in_play_or_after_the_match() -> None:
     with pytest.raises(DealError) as caught:
         state.start_round(hands, stock, leader)
     assert caught.value.key == "no_more_rounds"
+    with pytest.raises(DealError) as caught:
+        state.deal_next(rng)
+    assert (caught.value.key, str(caught.value)) == (
+        "no_more_rounds", "the match is already over; no more rounds")
+
+
+@pytest.mark.parametrize("leader", [0, 1])
+def test_a_random_deal_is_refused_over_a_round_in_play_whoever_led_it(leader: int) -> None:
+    state = State(Config.make("all-fives", 2))  # the first leader by lot: either seat
+    hands, stock, _ = State.random_deal(state.config, seed=1)
+    state.start_round(hands, stock, leader)
+    with pytest.raises(DealError) as caught:
+        state.deal_next(random.Random(1))
+    assert (caught.value.key, caught.value.params) == ("previous_round_unfinished", {})
+    assert (state.leader, state.turn) == (leader, leader)  # the round in play untouched
+
+
+def test_the_shuffle_draws_as_pythons_and_a_subclass_shuffles_its_own_way() -> None:
+    """``shuffle`` is ``random.Random.shuffle`` written out (compiled, it runs without the
+    interpreter): the same order from the same seed; a subclass of Random keeps its own."""
+    for seed in range(20):
+        mine, theirs = list(range(28)), list(range(28))
+        shuffle(random.Random(seed), mine)
+        random.Random(seed).shuffle(theirs)
+        assert mine == theirs
+
+    class Reversing(random.Random):
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    items = list(range(5))
+    shuffle(Reversing(0), items)
+    assert items == [4, 3, 2, 1, 0]
 
 
 def test_a_random_deal_is_the_same_from_the_same_seed_or_generator() -> None:

@@ -45,6 +45,17 @@ def test_a_game_made_anew_computes_its_points_table() -> None:
     assert threes.play_points == _points_table("fives-and-threes")
 
 
+def test_partners_play_on_only_where_the_target_is_exact() -> None:
+    """FT-8 comes with FT-10: the engine plays a partner's going out on where it plays the exact
+    target, so a variant with the one and not the other is refused, with its name."""
+    threes = find_game("fives-and-threes")
+    assert threes.partners_play_on and threes.exact_target
+    with pytest.raises(ValueError, match=r"^loose: partners play on only with an exact target$"):
+        dataclasses.replace(threes, name="loose", exact_target=False)
+    assert not dataclasses.replace(threes, partners_play_on=False,
+                                   exact_target=False).partners_play_on
+
+
 def test_games_that_score_no_plays_have_a_table_of_nothing() -> None:
     assert _points_table("none") == (0,) * 37
     assert find_game("draw").play_points == find_game("block").play_points == (0,) * 37

@@ -80,6 +80,9 @@ class Game:
     play_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.partners_play_on and not self.exact_target:
+            # the engine plays a partner's going out on (FT-8) where it plays an exact target
+            raise ValueError(f"{self.name}: partners play on only with an exact target")
         object.__setattr__(self, "play_points", _points_table(self.play_scoring))
 
     @property

@@ -659,17 +659,16 @@ class State:
             score = self.scores[side] + points
             self.scores[side] = score
             if score >= self._target:
-                if not hand and not (self._play_on and hands[(seat + 2) % 4]):
-                    self._end_out_at_target(seat)
-                else:
+                if hand:
                     self._end_target(side)
+                else:
+                    self._end_out_at_target(seat)
                 return entry
+        # partners play on (FT-8) only where the target is exact (a Game refuses it otherwise),
+        # on the path above: here an emptied hand ends the round
         if not hand:
-            if self._play_on and hands[(seat + 2) % 4]:
-                self.out[seat] = True
-            else:
-                self._end_domino(seat)
-                return entry
+            self._end_domino(seat)
+            return entry
         if not self._draw or self.stock_pos == len(self.stock):
             mask = self.layout.open_mask
             for h in hands:
@@ -678,11 +677,7 @@ class State:
             else:
                 self._end_blocked()
                 return entry
-        nxt = self._next[seat]
-        if self._play_on:
-            while self.out[nxt]:
-                nxt = self._next[nxt]
-        self.turn = nxt
+        self.turn = self._next[seat]
         return entry
 
     def _apply_exact(self, seat: int, code: int, total: int, points: int, hand: int) -> LogEntry:
