@@ -122,6 +122,15 @@ def test_a_random_deal_is_refused_over_a_round_in_play_whoever_led_it(leader: in
     assert (state.leader, state.turn) == (leader, leader)  # the round in play untouched
 
 
+def test_a_random_deal_returns_the_lot_only_where_the_rules_leave_the_lead_to_one() -> None:
+    """C-11: All Fives' first leader is drawn by lot, and the lot is returned; Muggins leads
+    with the highest double: no lot."""
+    rng = random.Random(4)
+    lot = State(Config.make("all-fives", 2)).deal_next(rng)
+    assert lot is not None and lot.leader in (0, 1)
+    assert State(Config.make("muggins", 2)).deal_next(rng) is None
+
+
 def test_the_shuffle_draws_as_pythons_and_a_subclass_shuffles_its_own_way() -> None:
     """``shuffle`` is ``random.Random.shuffle`` written out (compiled, it runs without the
     interpreter): the same order from the same seed; a subclass of Random keeps its own."""
@@ -149,3 +158,16 @@ def test_a_random_deal_is_the_same_from_the_same_seed_or_generator() -> None:
     assert sorted(t for h in hands for t in h) + sorted(stock) != []
     assert sorted([*[t for h in hands for t in h], *stock]) == sorted(ALL_TILES)
     assert all(len(h) == config.hand_size for h in hands) and 0 <= leader < 4
+
+
+@pytest.mark.parametrize(("game", "gate"), [("all-fives", False), ("draw", True)])
+def test_a_match_not_yet_dealt_holds_no_tile_and_nobody_is_to_act(game: str, gate: bool) -> None:
+    """Before its first deal a match has empty hands and stock, an empty layout made by the
+    game's rules (its spinner, the side-arm house rule), no leader and no seat to act; a copy
+    of it is the same."""
+    state = State(Config.make(game, 3, rules={"side_arm_gate": gate}))
+    for st in (state, state.copy()):
+        assert (st.hands, st.dealt, st.stock, st.stock_pos) == ([0] * 3, [0] * 3, [], 0)
+        assert (st.layout.count, st.layout.spinner_rules, st.layout.gate) == (
+            0, st.config.game.spinner, gate)
+        assert (st.leader < 0, st.turn, st.round_end, st.legal_codes()) == (True, -1, None, [])
