@@ -15,7 +15,7 @@ CORE_TESTS := tests/test_rules.py tests/test_examples.py tests/test_seeds.py \
               tests/test_config_header.py \
               tests/bots/test_sampling.py tests/bots/test_search_pinned.py \
               tests/bots/test_ismcts_pinned.py tests/bots/test_inference.py \
-              tests/bots/test_halving_pinned.py
+              tests/bots/test_halving_pinned.py tests/test_pickling.py
 # pytest-xdist workers: more than the 2 cores, since much of the suite waits on servers, child
 # processes and the browser rather than computing (docs/testing.md has the measurements).
 JOBS ?= 4

@@ -123,3 +123,16 @@ def test_the_exact_share_of_a_single_world_solved_exactly_is_one() -> None:
     stats: dict[str, float] = {}
     halving_values(view, random.Random(0), worlds=1, eps=0.1, endgame_tiles=10, stats=stats)
     assert stats["exact_share"] == 1.0
+
+
+@pytest.mark.skipif(build().compiled, reason="a stand-in stream: the pure build's")
+def test_no_world_at_all_leaves_the_halving_search_valuing_every_play_at_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    view = decision_views(Config.make("all-fives", 2), 32, 1)[0]
+
+    def never(_stream: search.WorldStream, _rng: random.Random) -> State:
+        raise SamplingError("no consistent world found")
+
+    monkeypatch.setattr(search.WorldStream, "next", never)
+    got = halving_values(view, random.Random(1), worlds=6, eps=0.0, halving=False)
+    assert got == dict.fromkeys(view.legal, 0.0)

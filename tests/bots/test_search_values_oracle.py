@@ -14,7 +14,15 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from fives.bots.search import greedy_log_likelihood, outcome_value, playout, search_values
+from fives.bots.search import (
+    greedy_log_likelihood,
+    halving_values,
+    ismcts_values,
+    outcome_value,
+    playout,
+    search_values,
+)
+from fives.bots.transpose import action_classes
 from fives.core.games import Config
 from fives.core.sampling import SamplingError, WorldSampler
 from fives.core.state import State
@@ -148,8 +156,24 @@ def test_one_legal_action_is_worth_nothing_to_search() -> None:
             break
     view = view_of(state, state.turn)
     assert len(view.legal) == 1
-    assert search_values(view, random.Random(1), worlds=4, budget=40, eps=0.0) == {
-        view.legal[0]: 0.0}
+    nothing = {view.legal[0]: 0.0}
+    assert search_values(view, random.Random(1), worlds=4, budget=40, eps=0.0) == nothing
+    assert halving_values(view, random.Random(1), worlds=4, eps=0.0) == nothing
+    assert ismcts_values(view, random.Random(1), iterations=4, eps=0.0) == nothing
+
+
+def test_plays_that_are_one_play_are_worth_nothing_to_search() -> None:
+    """Several legal actions that leave the same next turn (one class: a tile on two ends of
+    the same number) are no choice: each is valued 0, whichever search is asked."""
+    for state in random_states("all-fives", 2, 31, rounds=30):
+        view = view_of(state, state.turn)
+        if len(view.legal) > 1 and len(action_classes(view.layout, list(view.legal))) == 1:
+            break
+    else:
+        raise AssertionError("no such position")
+    nothing = dict.fromkeys(view.legal, 0.0)
+    assert halving_values(view, random.Random(1), worlds=4, eps=0.0) == nothing
+    assert ismcts_values(view, random.Random(1), iterations=4, eps=0.0) == nothing
 
 
 def test_without_a_source_the_worlds_are_the_views_sampler_drawn_uniformly() -> None:
