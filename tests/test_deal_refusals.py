@@ -163,11 +163,12 @@ def test_a_random_deal_is_the_same_from_the_same_seed_or_generator() -> None:
 @pytest.mark.parametrize(("game", "gate"), [("all-fives", False), ("draw", True)])
 def test_a_match_not_yet_dealt_holds_no_tile_and_nobody_is_to_act(game: str, gate: bool) -> None:
     """Before its first deal a match has empty hands and stock, an empty layout made by the
-    game's rules (its spinner, the side-arm house rule), no leader and no seat to act; a copy
-    of it is the same."""
+    game's rules (its spinner, the side-arm house rule), no leader, no seat to act and none
+    gone out; a copy of it is the same."""
     state = State(Config.make(game, 3, rules={"side_arm_gate": gate}))
     for st in (state, state.copy()):
         assert (st.hands, st.dealt, st.stock, st.stock_pos) == ([0] * 3, [0] * 3, [], 0)
         assert (st.layout.count, st.layout.spinner_rules, st.layout.gate) == (
             0, st.config.game.spinner, gate)
         assert (st.leader < 0, st.turn, st.round_end, st.legal_codes()) == (True, -1, None, [])
+        assert st.out == [False] * 3  # nobody has gone out

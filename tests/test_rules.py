@@ -1341,6 +1341,28 @@ def test_MG_7_equal_pips_are_broken_by_fewer_tiles() -> None:
     assert (end["winner"], end["points"]) == (1, [0, 70, 0])
 
 
+@pytest.mark.parametrize(("game", "seed", "winner"), [("muggins", 4888, 0), ("block", 436, 0),
+                                                      ("draw", 94, 1)])
+def test_MG_7_in_partnerships_a_tie_on_pips_goes_to_the_side_with_fewer_tiles_in_both_hands(
+        game: str, seed: int, winner: int) -> None:
+    """MG-7 with partnerships (DB-4 too): a side's pips and tiles are its two players' together.
+    Blocked rounds played at random where the sides tie on pips and the side with fewer tiles
+    in both hands is not the one whose last player holds fewer."""
+    state = State(Config.make(game, 4, teams=True))
+    rng = random.Random(seed)
+    state.deal_next(rng)
+    while state.turn >= 0:
+        state.apply_code(rng.choice(state.legal_codes()))
+    end = state.round_end
+    assert end is not None and end.reason == "blocked"
+    side_pips = [end.pips[s] + end.pips[s + 2] for s in (0, 1)]
+    tiles = [state.hands[s].bit_count() for s in range(4)]
+    side_tiles = [tiles[s] + tiles[s + 2] for s in (0, 1)]
+    assert side_pips[0] == side_pips[1] and side_tiles[winner] < side_tiles[1 - winner]
+    assert (tiles[2] < tiles[3]) != (side_tiles[0] < side_tiles[1]) or tiles[2] == tiles[3]
+    assert end.winner == winner
+
+
 def test_MG_7_still_tied_nobody_scores() -> None:
     """MG-7 [decision]: seats 1 and 2 hold 29 pips in 5 tiles each: no winner, no points."""
     rep = report(_af_spinner_block(3, L3_S1_S2_TIE, game="muggins"))

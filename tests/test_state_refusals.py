@@ -127,6 +127,8 @@ def test_a_finished_round_and_a_finished_match_refuse_every_action() -> None:
     with pytest.raises(IllegalAction) as caught:
         state.play(ACTIONS[0])
     assert caught.value.key == "match_over" and caught.value.params == {}
+    assert (caught.value.action, caught.value.legal) == (str(ACTIONS[0]), [])
+    assert str(caught.value).startswith(f"{str(ACTIONS[0])!r}: ")
 
 
 def test_a_refusal_given_as_words_is_not_allowed_here() -> None:
