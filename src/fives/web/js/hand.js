@@ -46,6 +46,10 @@ export function sizeHand(hand, count) {
 let handled = { tile: null, at: 0 };
 // A tile is being dragged: the hand is not redrawn under the finger meanwhile.
 let active = false;
+// The press in progress ({tile, id}): a message that redraws the hand between a press and
+// its release puts the release on the new button, which must still take it as a tap (else
+// the second tap of a quick double tap was lost, its click taken for the first tap's).
+let pressed = null;
 
 export function dragging() {
   return active;
@@ -71,6 +75,7 @@ export function draggable(button, tile, handlers) {
   button.addEventListener("pointerdown", (e) => {
     if (e.button !== 0 || !e.isPrimary) return;
     start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    pressed = { tile, id: e.pointerId };
     // keep hearing this pointer when it leaves the tile (a finger is captured anyway)
     try { button.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
   });
@@ -92,7 +97,16 @@ export function draggable(button, tile, handlers) {
     handlers.over(under(e));
   });
   button.addEventListener("pointerup", (e) => {
-    if (!start || e.pointerId !== start.id) return;
+    if (!start) {
+      // pressed on this tile's button before the hand was drawn again: a tap on it
+      if (!pressed || pressed.tile !== tile || pressed.id !== e.pointerId) return;
+      pressed = null;
+      handled = { tile, at: Date.now() };
+      handlers.tap();
+      return;
+    }
+    if (e.pointerId !== start.id) return;
+    pressed = null;
     const wasDragging = moving;
     const target = wasDragging ? under(e) : null;
     clear();
@@ -103,6 +117,7 @@ export function draggable(button, tile, handlers) {
   });
   const cancel = () => {
     const wasDragging = moving;
+    pressed = null;
     clear();
     if (wasDragging) handlers.cancel();
   };
