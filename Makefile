@@ -69,13 +69,13 @@ lint: venv
 # both passed three times in a row beside two CPU hogs (docs/testing.md). (The pure rerun
 # beside the long ones too was tried: 628 s against 583 s, the two slowing each other.)
 test: lint services chromium axe
-	FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m "not slow"
+	FIVES_EXPECT_COMPILED=1 $(PYTEST) --durations=8 --ignore=tests/browser -m "not slow"
 	FIVES_PURE=1 $(BIN)/pytest -n 2 $(CORE_TESTS)
 	@mkdir -p build/logs
 	@echo "the long tests (marked slow) run beside the browser tests; their report follows"
-	@FIVES_EXPECT_COMPILED=1 $(PYTEST) --ignore=tests/browser -m slow \
+	@FIVES_EXPECT_COMPILED=1 $(PYTEST) --durations=8 --ignore=tests/browser -m slow \
 	    > build/logs/slow-tests.log 2>&1 & long=$$!; \
-	  $(BIN)/pytest -n $(BROWSER_JOBS) tests/browser; browser=$$?; \
+	  $(BIN)/pytest -n $(BROWSER_JOBS) --durations=12 tests/browser; browser=$$?; \
 	  wait $$long; slow=$$?; cat build/logs/slow-tests.log; \
 	  test $$browser -eq 0 && test $$slow -eq 0
 

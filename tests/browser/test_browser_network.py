@@ -82,7 +82,9 @@ def _cold_home(browser: Browser, base: str, lang: str) -> dict[str, Any]:
     page = context.new_page()
     meter = Meter(page, slow=True)
     page.goto(f"{base}/", wait_until="commit")
-    page.wait_for_function("() => document.body.classList.contains('ready')"
+    # after "commit" the predicate can run before the parser reaches <body>
+    page.wait_for_function("() => document.body !== null"
+                           " && document.body.classList.contains('ready')"
                            " && !document.getElementById('play-now').disabled", timeout=15000)
     usable = page.evaluate(SINCE_START) / 1000
     page.wait_for_load_state("load")
