@@ -23,8 +23,10 @@ def test_ones_own_play_stays_in_the_banner_while_the_bot_answers(page: Page,
     assert st is not None
     action = human_policy(legal)
     tile = action.split("@")[0]
-    click_action(page, st, action)
+    # timed from before the tap: the banner cannot have shown our play for longer than this
+    # (timed after it, a loaded machine's slow round trip to the page counted as not shown)
     played = time.monotonic()
+    click_action(page, st, action)
     # the bot answers at once (0.05 s here): the board and the log move on ...
     page.wait_for_function("(n) => window.fivesState().n > n + 1", arg=st["n"], timeout=10000)
     # ... the banner still says our play (while the hold lasts: under load the answer may

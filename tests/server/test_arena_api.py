@@ -110,8 +110,10 @@ def test_an_event_table_offers_no_rematch(tmp_path: Path) -> None:
                        for part in parts]
             last = await play_to_end(clients, random.Random(2))
             assert last["info"]["event"] == event_id
+            # the answer to the rematch, not an earlier error of the play (a move gone stale)
+            start = len(clients[0].messages)
             await clients[0].send({"type": "rematch"})
-            refusal = await clients[0].wait(lambda m: m["type"] == "error")
+            refusal = await clients[0].wait(lambda m: m["type"] == "error", start=start)
             for c in clients:
                 await c.close()
             return [refusal]

@@ -37,6 +37,7 @@ from fives.core.record import Record
 from fives.core.view import View
 from fives.puzzles import mine
 from fives.server.meta import TableMeta
+from fives.server.orphans import leave_with_parent
 from fives.store.analyses import MINER, StoredAnalysis
 from fives.store.base import Store, StoreError
 
@@ -49,6 +50,8 @@ MINE_LATER = 3600.0
 
 
 def _lower_priority() -> None:
+    """A pool worker: below the tables in priority, and gone with its server."""
+    leave_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 

@@ -30,6 +30,7 @@ from fives.bots.host import ask
 from fives.bots.protocol import DEFAULT_MOVE_TIME
 from fives.core.tiles import Action
 from fives.core.view import View
+from fives.server.orphans import leave_with_parent
 
 __all__ = ["BotRunner", "bot_levels", "move_time_for"]
 
@@ -56,6 +57,7 @@ def move_time_for(deadline: float) -> float:
 
 def _init_worker(move_time: float) -> None:
     global _worker_move_time
+    leave_with_parent()
     _worker_move_time = move_time
 
 Work = Callable[[str, View, int], int | None]
