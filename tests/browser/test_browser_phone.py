@@ -40,7 +40,7 @@ from .positions import Position, position, serve, state_message, with_event
 pytestmark = pytest.mark.timeout(240)
 
 PHONES = [(360, 740), (390, 844), (412, 915), (844, 390), (768, 1024)]
-DESKTOPS = [(1280, 800), (1366, 768), (1920, 1080)]
+DESKTOPS = [(1024, 768), (1280, 800), (1366, 768), (1920, 1080)]
 BUILD = Path(__file__).resolve().parents[2] / "build"
 
 
@@ -77,6 +77,9 @@ MEASURE = """() => {
     ghosts: all('#board .ghost'), endButtons: all('#you-actions .end-btn'),
     clipped: ['#game-title', '#game-target'].filter((id) => {
       const el = document.querySelector(id); return el && el.scrollWidth > el.clientWidth + 1; }),
+    cut: [...document.querySelectorAll('button')]
+      .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.id || el.textContent.slice(0, 20)),
     buttons: [...document.querySelectorAll('button, [role=button], a.btn')]
       .filter((el) => el.offsetParent !== null && !el.closest('dialog:not([open])')
                       && !el.closest('#hand') && !el.closest('#board'))
@@ -118,6 +121,8 @@ def check_size(m: dict[str, Any], tiles: int, phone_portrait: bool) -> list[str]
         bad.append(f"the hand is not at the bottom edge: {m['hand']['b']} of {vh}")
     if m["clipped"]:  # the header says the game and its target whole (issue 40)
         bad.append(f"the header cuts off {m['clipped']}")
+    if m["cut"]:  # a label runs past its button's edge (the Hindi "board as text" did)
+        bad.append(f"buttons cut their labels: {m['cut']}")
     for b in m["buttons"]:  # every control a finger presses: 44 px each way (issue 40)
         if b["w"] < 44 - 0.5 or b["h"] < 44 - 0.5:
             bad.append(f"button {b['id']!r} smaller than 44x44: {b['w']:.0f}x{b['h']:.0f}")
