@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from server.harness import SeatClient, fast_settings, play_to_end, running_server, wait_until
 
@@ -128,8 +128,16 @@ def test_a_device_link_opens_the_identity_in_another_browser(browser: Browser,
     url = page.locator("#link-url").input_value()
     other = phone(browser)
     second = other.new_page()
+    # the words held back until after the tap: a tap before they came was lost (seen under
+    # load), the button now listens from the start
+    held: list[Route] = []
+    second.route("**/api/i18n/**", lambda route: held.append(route))
     second.goto(url)
     second.click("#use-here")
+    assert held, "the page asked for its words"
+    for route in held:
+        route.continue_()
+    second.unroute("**/api/i18n/**")
     expect(second.locator("#device-done")).to_contain_text(label or "?")
     second.wait_for_url("**/me")
     expect(second.locator("#my-label")).to_have_text(label or "")

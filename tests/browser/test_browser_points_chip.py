@@ -32,7 +32,10 @@ def test_the_flying_points_come_to_rest_beside_the_score_not_over_it(
     serve(context, with_event(state_message(pos, lang), pos))
     page = context.new_page()
     page.goto(f"{live_server}/t/synthetic")
-    page.wait_for_selector('.fly-points', state="attached")
+    # held still in the page as soon as it flies: it removes itself after 1.2 s, which a
+    # loaded machine's round trips from here could outlast
+    page.wait_for_function("""() => { const c = document.querySelector('.fly-points');
+      const a = c && c.getAnimations()[0]; if (!a) return false; a.pause(); return true; }""")
     for ms in (900, 1100):  # arrived, and fading
         m = page.evaluate(AT_REST, [pos.event["seat"], ms])
         chip, score = m["chip"], m["score"]

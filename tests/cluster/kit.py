@@ -47,10 +47,12 @@ class Node:
         if match is None:
             raise AssertionError(f"no address printed: {line!r} {self.log_text()[-2000:]}")
         self.base = match.group(0)
-        deadline = time.monotonic() + 20
+        # generous: beside the packaging build's compiler a ping of the store took over the
+        # second this once allowed, every time, for twenty seconds
+        deadline = time.monotonic() + 45
         while True:
             with contextlib.suppress(httpx.HTTPError):
-                health = httpx.get(f"{self.base}/healthz", timeout=1)
+                health = httpx.get(f"{self.base}/healthz", timeout=5)
                 if health.status_code == 200:
                     self.id = health.json()["process"]
                     break

@@ -6,14 +6,17 @@ import { api, setName, toast } from "./common.js";
 const link = location.hash.slice(1);
 
 async function main() {
-  await initI18n();
+  // the button listens at once: a tap while the words still load (a slow line) was lost
+  const ready = initI18n();
   const button = document.getElementById("use-here");
   if (!link) {
     button.hidden = true;
+    await ready;
     document.getElementById("device-done").textContent = t("web.device.no_link");
     return;
   }
   button.addEventListener("click", async () => {
+    await ready;
     try {
       const me = (await api("/api/device", { link })).player;
       setName(me.name);
