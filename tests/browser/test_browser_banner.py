@@ -64,3 +64,26 @@ def test_an_error_toast_at_the_table_leaves_the_hand_uncovered(page: Page,
     box, hand = toast.bounding_box(), page.locator("#hand").bounding_box()
     assert box is not None and hand is not None
     assert box["y"] + box["height"] <= hand["y"], (box, hand)
+
+
+def test_a_tap_whose_click_comes_late_chooses_the_tile_and_does_not_play_it(
+        page: Page, live_server: str) -> None:
+    """A loaded phone sent the click of a tap more than 600 ms after its release: counted as
+    a second tap, it played the tile the person had only chosen (seen in a browser test)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    play_now_to_my_turn(page, live_server)
+    st = state(page)
+    assert st is not None
+    tile = next(t for t in st["view"]["hand"]
+                if any(a.startswith(t + "@") or a == t for a in st["view"]["legal"]))
+    button = page.locator(f'#hand .hand-tile[data-tile="{tile}"]')
+    button.dispatch_event("pointerdown", {"button": 0, "isPrimary": True, "pointerId": 7,
+                                          "pointerType": "touch"})
+    button.dispatch_event("pointerup", {"button": 0, "isPrimary": True, "pointerId": 7,
+                                        "pointerType": "touch"})
+    page.wait_for_timeout(900)
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').dispatch_event("click", {"detail": 1})
+    page.wait_for_timeout(300)
+    after = state(page)
+    assert after is not None and after["n"] == st["n"], "the late click played the tile"
+    assert page.locator(f'#hand .hand-tile[data-tile="{tile}"][aria-pressed="true"]').count() == 1

@@ -42,8 +42,11 @@ export function sizeHand(hand, count) {
   return w;
 }
 
-// The last tile a pointer tapped or dropped, and when.
-let handled = { tile: null, at: 0 };
+// The last tile a pointer tapped or dropped, and the press it came from: the click a
+// browser sends after that release is the same tap (counted again, it played a tile the
+// person had only chosen: a loaded phone sent the click more than 600 ms after the release).
+let presses = 0;
+let handled = { tile: null, press: -1 };
 // A tile is being dragged: the hand is not redrawn under the finger meanwhile.
 let active = false;
 // The press in progress ({tile, id}): a message that redraws the hand between a press and
@@ -76,6 +79,7 @@ export function draggable(button, tile, handlers) {
     if (e.button !== 0 || !e.isPrimary) return;
     start = { x: e.clientX, y: e.clientY, id: e.pointerId };
     pressed = { tile, id: e.pointerId };
+    presses += 1;
     // keep hearing this pointer when it leaves the tile (a finger is captured anyway)
     try { button.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
   });
@@ -101,7 +105,7 @@ export function draggable(button, tile, handlers) {
       // pressed on this tile's button before the hand was drawn again: a tap on it
       if (!pressed || pressed.tile !== tile || pressed.id !== e.pointerId) return;
       pressed = null;
-      handled = { tile, at: Date.now() };
+      handled = { tile, press: presses };
       handlers.tap();
       return;
     }
@@ -111,7 +115,7 @@ export function draggable(button, tile, handlers) {
     const target = wasDragging ? under(e) : null;
     clear();
     // the click that may follow this release is answered here already
-    handled = { tile, at: Date.now() };
+    handled = { tile, press: presses };
     if (wasDragging) handlers.drop(target);
     else handlers.tap(); // a tap, whether or not the browser follows it with a click
   });
@@ -131,5 +135,5 @@ export function draggable(button, tile, handlers) {
 // itself; the click that follows (on the re-drawn tile) is then ignored. A click from the
 // keyboard (detail 0) always counts.
 export function handledByPointer(tile, event) {
-  return event.detail !== 0 && handled.tile === tile && Date.now() - handled.at < 600;
+  return event.detail !== 0 && handled.tile === tile && handled.press === presses;
 }
