@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 __all__ = ["leave_with_parent"]
 
@@ -24,8 +25,8 @@ def leave_with_parent(poll: float = POLL_SECONDS) -> None:
     parent = os.getppid()
 
     def watch() -> None:
-        stop = threading.Event()
-        while not stop.wait(poll):
+        while True:
+            time.sleep(poll)
             if os.getppid() != parent:
                 os._exit(0)  # nothing to tidy: the worker's work died with its server
 
