@@ -14,6 +14,7 @@ import importlib.machinery
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,25 @@ def _reused_build() -> dict[str, Path] | None:
     return files
 
 
+def _compiler_runs() -> bool:
+    """Whether the C compiler extensions are built with compiles a line of C here. Asked before
+    mypyc, whose type check and code generation take a minute before the compiler first runs."""
+    import distutils.ccompiler  # setuptools' copy, as build_ext's
+    import distutils.sysconfig
+
+    compiler = distutils.ccompiler.new_compiler()
+    distutils.sysconfig.customize_compiler(compiler)
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp, "probe.c")
+        probe.write_text("int fives_probe(void) { return 0; }\n", encoding="utf-8")
+        try:
+            compiler.compile([str(probe)], output_dir=tmp)
+        except (CCompilerError, ExecError, PlatformError, OSError) as exc:
+            _warn(f"no C compiler runs here ({type(exc).__name__}: {str(exc)[:120]})")
+            return False
+    return True
+
+
 def _extensions(reused: dict[str, Path] | None) -> list[Any]:
     """mypyc's extensions for the compiled modules (stand-ins for the ``reused`` build's files),
     or none (and a warning) where it fails."""
@@ -112,6 +132,8 @@ def _extensions(reused: dict[str, Path] | None) -> list[Any]:
         from mypyc.build import mypycify
     except ImportError:
         _warn("mypyc is not installed")
+        return []
+    if not _compiler_runs():
         return []
     modules, manifest = _compiled_list()
     paths = [os.path.relpath(SRC / Path(*m.split(".")), HERE) + ".py" for m in modules]

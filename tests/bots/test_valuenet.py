@@ -20,7 +20,13 @@ from fives.bots.valuenet import (
     round_value,
     shipped_net,
 )
-from fives.bots.valuetrain import CONFIGS, config_positions, digest, train_value_net
+from fives.bots.valuetrain import (
+    CONFIGS,
+    FIRST_MATCHES,
+    config_positions,
+    digest,
+    train_value_net,
+)
 from fives.cli.main import main
 from fives.cli.train_cmd import NET_DEFAULTS
 from fives.core.sampling import WorldSampler
@@ -144,17 +150,36 @@ def test_the_shipped_weights_say_how_they_were_made_and_are_read() -> None:
     assert data["held_out"]["explained"] > 0.0
 
 
-@pytest.mark.slow
 def test_the_shipped_weights_come_from_the_positions_the_command_makes() -> None:
     # Training again takes minutes (docs: `fives train value-net` writes this very file); the
-    # positions of one game and player count (the table with the fewest, two-player Fives and
-    # Threes) are made again here and must be the ones the file was trained on, and training
-    # is the same from the same positions and seed (test_training_is_the_same_from_the_same_seed).
+    # first matches' positions of two configs are made again here and must be the ones the
+    # file was trained on (the file digests each config's first matches on their own, as
+    # test_the_first_matches_digest_is_of_the_first_matches_alone proves), and training is
+    # the same from the same positions and seed (test_training_is_the_same_from_the_same_seed).
     data = json.loads(SHIPPED.read_text("utf-8"))
-    k = CONFIGS.index(("fives-and-threes", 2))
-    found = config_positions(data["seed"], k, CONFIGS[k], data["bots"], data["matches"],
-                             data["keep"], data["worlds"])
-    assert digest(found) == data["positions_sha256"]["fives-and-threes/2"]
+    assert data["first_matches"] == FIRST_MATCHES
+    for config in (("fives-and-threes", 2), ("muggins", 2)):
+        k = CONFIGS.index(config)
+        found = config_positions(data["seed"], k, config, data["bots"], FIRST_MATCHES,
+                                 data["keep"], data["worlds"])
+        assert digest(found) == data["first_matches_sha256"]["{}/{}".format(*config)], config
+
+
+def test_the_first_matches_digest_is_of_the_first_matches_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import fives.bots.valuetrain as valuetrain
+
+    monkeypatch.setattr(valuetrain, "FIRST_MATCHES", 1)
+    configs = [("all-fives", 2), ("muggins", 3)]
+    made = train_value_net(5, 2, ["medium"], hidden=4, epochs=1, configs=configs, worlds=4)
+    assert made["first_matches"] == 1
+    for k, config in enumerate(configs):
+        alone = config_positions(5, k, config, ["medium"], 1, 0.35, 4)
+        whole = config_positions(5, k, config, ["medium"], 2, 0.35, 4)
+        key = "{}/{}".format(*config)
+        assert made["first_matches_sha256"][key] == digest(alone) != digest(whole)
+        assert made["positions_sha256"][key] == digest(whole)
 
 
 def test_a_malformed_weights_file_is_refused_by_its_shape() -> None:

@@ -89,6 +89,13 @@ class MediumBot(Bot):
     leaving ends the opponents are void in, and in Fives and Threes steering to exactly 61."""
 
     name = "medium"
+    #: scales the terms other than points by the game's smallest scoring play over All Fives'
+    #: (5): 1 in All Fives and Muggins, a fifth in Fives and Threes (where plays score 1 to 8)
+    unit_scaled = True
+    expected_reply = True
+    reply_weight = 1.0
+    pips_weight = 0.25
+    block_weight = 12.0
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
         cfg = view.config
@@ -97,6 +104,8 @@ class MediumBot(Bot):
         assert seat is not None
         n = cfg.players
         table = game.play_points
+        scoring = [p for p in table if p > 0]
+        k = min(scoring) / 5.0 if scoring and self.unit_scaled else 1.0
         nxt = (seat + 1) % n
         while view.out and view.out[nxt] and nxt != seat:
             nxt = (nxt + 1) % n
@@ -130,25 +139,46 @@ class MediumBot(Bot):
                 elif cfg.target - after <= 8:
                     value += 1.0  # close to 61: small steps are easier to land exactly
             # the next player's best reply from tiles they may hold
-            reply = 0
+            reply = 0.0
+            replies: list[int] = []
+            fitting = 0
+            for t in unseen:
+                if (1 << t.low | 1 << t.high) & void_next:
+                    continue
+                best_t = -1
+                for e, v in lay.ends:
+                    if t.has(v):
+                        best_t = max(best_t, table[lay.total_after(t.id, e)])
+                if best_t >= 0:
+                    fitting += 1
+                replies.append(max(0, best_t))
+            if self.block_weight and replies:
+                chance = min(1.0, view.hand_sizes[nxt] / len(replies))
+                can_play = 1.0 - (1.0 - chance) ** fitting
+                value -= (-0.5 if opponent_is_partner else 1.0) * self.block_weight * k * can_play
             if game.play_scoring != "none":
-                for t in unseen:
-                    if (1 << t.low | 1 << t.high) & void_next:
-                        continue
-                    for e, v in lay.ends:
-                        if t.has(v):
-                            reply = max(reply, table[lay.total_after(t.id, e)])
-            value += (0.5 if opponent_is_partner else -0.7) * reply
+                if replies and self.expected_reply:
+                    # each candidate tile held with the same chance, the best one held played
+                    chance = min(1.0, view.hand_sizes[nxt] / len(replies))
+                    miss = 1.0
+                    for r in sorted(replies, reverse=True):
+                        if not r:
+                            break
+                        reply += r * chance * miss
+                        miss *= 1.0 - chance
+                elif replies:
+                    reply = float(max(replies))
+            value += (0.5 if opponent_is_partner else -self.reply_weight) * reply
             rest = [t for t in view.hand if t is not tile]
             if pays_pips:
-                value += 0.25 * tile.pips
+                value += self.pips_weight * k * tile.pips
             if tile.is_double:
-                value += 2.0
+                value += 2.0 * k
             open_numbers = {v for _, v in lay.ends}
-            value += 0.8 * sum(1 for t in rest if any(t.has(v) for v in open_numbers))
-            value += 0.3 * len({h for t in rest for h in (t.low, t.high)})
+            value += 0.8 * k * sum(1 for t in rest if any(t.has(v) for v in open_numbers))
+            value += 0.3 * k * len({h for t in rest for h in (t.low, t.high)})
             if void_all and all(void_all >> v & 1 for v in open_numbers):
-                value += 4.0  # every opponent is proven out of the open numbers
+                value += 4.0 * k  # every opponent is proven out of the open numbers
             out[action] = value
         return out
 

@@ -35,6 +35,10 @@ CONFIGS: tuple[tuple[str, int], ...] = tuple(
     (game, n) for game in sorted(GAMES) for n in (2, 3, 4)
 )
 
+#: the matches of each config whose positions the weights file also digests on their own: a
+#: test makes them again in seconds (the whole config's take minutes)
+FIRST_MATCHES = 12
+
 Sample = tuple[dict[int, float], float]
 
 
@@ -135,10 +139,12 @@ def train_value_net(
     train: list[Sample] = []
     held: list[Sample] = []
     digests: dict[str, str] = {}
+    firsts: dict[str, str] = {}
     cut = matches - max(1, matches // 10)
     for k, (game, n) in enumerate(configs):
         found = config_positions(seed, k, (game, n), bots, matches, keep, worlds)
         digests[f"{game}/{n}"] = digest(found)
+        firsts[f"{game}/{n}"] = digest([s for s in found if s[0] < FIRST_MATCHES])
         for m, sample in found:
             (train if m < cut else held).append(sample)
         if progress is not None:
@@ -199,6 +205,9 @@ def train_value_net(
         "positions": {"train": len(y), "held_out": len(yh)},
         # what each config's positions were, to check one without training again
         "positions_sha256": digests,
+        # and of each config's first matches alone, to check one in seconds
+        "first_matches": FIRST_MATCHES,
+        "first_matches_sha256": firsts,
         "held_out": {"mse_points2": round(mse * SCALE * SCALE, 3),
                      "variance_points2": round(variance * SCALE * SCALE, 3),
                      "explained": round(1.0 - mse / variance, 4) if variance else None},
