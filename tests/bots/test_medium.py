@@ -11,7 +11,7 @@ import random
 from test_ladder import _position
 
 from fives.bots.ladder import MediumBot
-from fives.core.tiles import Action
+from fives.core.tiles import ALL_TILES, Action
 from fives.core.view import view_of
 
 
@@ -33,3 +33,34 @@ def test_medium_counts_the_chance_the_next_seat_can_answer() -> None:
         a = Action.parse(action)
         term = MediumBot.block_weight * (1 - miss ** fitting)
         assert math.isclose(without[a] - with_term[a], term), action
+
+
+class _ReplyOnly(MediumBot):
+    block_weight = 0.0
+
+
+class _NoReply(_ReplyOnly):
+    reply_weight = 0.0
+
+
+def test_medium_counts_the_next_seats_reply_as_its_expectation() -> None:
+    # All Fives, hands of four, 5-5 led (the spinner, 10): seat 0 holds three tiles of the 23
+    # seat 1 cannot see, each as likely. Each tile that could answer scores its best placement
+    # on the board the play leaves; the best tile held is the one played: sorted from the
+    # most, the i-th counts when it is held and none before it is.
+    state = _position("all-fives", ["5-5 1-2 1-3 1-4", "0-5 4-5 5-6 3-5"], "5-5")
+    view = view_of(state, 1)
+    seen = {t.id for t in view.hand} | {t.id for t in view.layout.tiles()}
+    unseen = [t for t in ALL_TILES if t.id not in seen]
+    chance = 3 / len(unseen)
+    with_reply = _ReplyOnly().values(view, random.Random(0))
+    without = _NoReply().values(view, random.Random(0))
+    for action in view.legal:
+        assert action.tile is not None and action.end is not None
+        after = view.layout.copy()
+        after.place(action.tile.id, action.end)
+        table = view.config.game.play_points
+        best = sorted((max([table[after.copy().place(t.id, e)] for e, v in after.ends
+                            if t.has(v)], default=0) for t in unseen), reverse=True)
+        expected = sum(r * chance * (1 - chance) ** i for i, r in enumerate(best))
+        assert math.isclose(without[action] - with_reply[action], expected), action

@@ -3,8 +3,9 @@ legality): in every game and player count, the greedy policy plays what scores m
 engine's own count, then the heaviest tile, the first such in the order given; the halving
 search's policy counts a play as the rules do near an exact target (passing it counts nothing,
 reaching it wins), subtracts the best reply of the next seat (always an opponent: in
-partnerships the partner sits two seats on) unless the play goes out, and takes a random move
-exactly when its draw falls under ``eps``."""
+partnerships the partner sits two seats on) unless the play goes out, with ``answer`` counts a
+play after which that seat holds no tile that fits any end as ``answer`` points more, and
+takes a random move exactly when its draw falls under ``eps``."""
 
 from __future__ import annotations
 
@@ -58,6 +59,14 @@ def _reply_by_placing(state: State, code: int, seat: int) -> int:
                 trial = after.copy()
                 best = max(best, table[trial.place(tid, end)])
     return best
+
+
+def _can_answer(state: State, code: int, seat: int) -> bool:
+    """Whether ``seat`` holds a tile that fits an end of the board after ``code``."""
+    after = state.layout.copy()
+    after.place(_tile(code), code & 3 if code < LEAD_BASE else 0)
+    return any(state.hands[seat] >> tid & 1 and value in (ALL_TILES[tid].low, ALL_TILES[tid].high)
+               for tid in range(28) for _, value in after.ends)
 
 
 class Draws:
@@ -138,10 +147,10 @@ def _counted(state: State, seat: int, points: int, last: bool) -> float:
 
 
 @pytest.mark.parametrize(("game", "players", "teams"), TABLES)
-@pytest.mark.parametrize("look", [0.0, 0.5])
+@pytest.mark.parametrize(("look", "answer"), [(0.0, 0.0), (0.5, 0.0), (0.0, 3.0), (0.5, 3.0)])
 def test_the_policy_plays_what_counts_most_less_the_next_opponents_best_reply(
-        game: str, players: int, teams: bool, look: float) -> None:
-    seen = replies = 0
+        game: str, players: int, teams: bool, look: float, answer: float) -> None:
+    seen = replies = blocks = 0
     for state in _choices(game, players, teams, seed=players * 7 + len(game)):
         codes = state.legal_codes()
         seat = state.turn
@@ -156,13 +165,18 @@ def test_the_policy_plays_what_counts_most_less_the_next_opponents_best_reply(
                 reply = _reply_by_placing(state, code, nxt)
                 replies += reply > 0
                 key -= look * 64.0 * reply
+            if answer > 0 and opponent and not last and not _can_answer(state, code, nxt):
+                blocks += 1
+                key += answer * 64.0
             keys.append(key)
         want = codes[keys.index(max(keys))]
-        assert Policy(state, 0.1, look).choose(state, codes, Draws(0.5)) == want
+        assert Policy(state, 0.1, look, answer).choose(state, codes, Draws(0.5)) == want
         seen += 1
     assert seen >= 15
     if look and any(Config.make(game, players).game.play_points):
         assert replies > 0  # some positions where the reply mattered (Draw and Block score none)
+    if answer:
+        assert blocks > 0  # some plays the next opponent could not answer
 
 
 def test_the_policy_is_random_exactly_when_its_first_draw_falls_under_eps() -> None:

@@ -243,6 +243,7 @@ class IsmctsBot(Bot):
         eps: float,
         *,
         look: float = 0.0,
+        answer: float = 0.0,
         explore: float = 0.7,
         pool: int = 400,
         endgame_tiles: int = 0,
@@ -262,6 +263,8 @@ class IsmctsBot(Bot):
         self.iterations = iterations
         self.eps = eps
         self.look = look
+        #: points a playout's move gains when the next seat, an opponent, cannot answer it
+        self.answer = answer
         self.explore = explore
         self.pool = pool
         self.endgame_tiles = endgame_tiles
@@ -271,6 +274,7 @@ class IsmctsBot(Bot):
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
         found = ismcts_values(
             view, rng, iterations=self.iterations, eps=self.eps, look=self.look,
+            answer=self.answer,
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
         )
@@ -294,6 +298,7 @@ class HalvingBot(Bot):
         eps: float,
         *,
         look: float = 0.0,
+        answer: float = 0.0,
         endgame_tiles: int = 0,
         match_weight: float = 0.5,
         halving: bool = True,
@@ -312,6 +317,8 @@ class HalvingBot(Bot):
         self.last_stats: dict[str, float] = {}
         self.eps = eps
         self.look = look
+        #: points a playout's move gains when the next seat, an opponent, cannot answer it
+        self.answer = answer
         self.endgame_tiles = endgame_tiles
         self.match_weight = match_weight
         self.halving = halving
@@ -321,7 +328,7 @@ class HalvingBot(Bot):
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
         found = halving_values(
-            view, rng, worlds=self.worlds, eps=self.eps, look=self.look,
+            view, rng, worlds=self.worlds, eps=self.eps, look=self.look, answer=self.answer,
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
             stats=self.last_stats,

@@ -336,14 +336,17 @@ class Policy:
     Every seat plays the move that counts most now (in Fives and Threes, points that would
     pass the target count nothing and reaching it exactly counts most), then the heaviest tile;
     with ``look`` > 0 it also subtracts ``look`` times the best reply the next seat, if an
-    opponent, could make from its hand in that world; a random legal move with ``eps``.
+    opponent, could make from its hand in that world; with ``answer`` > 0 a play after which
+    the next seat, an opponent, holds nothing that fits counts ``answer`` points more (it must
+    pass or draw); a random legal move with ``eps``.
     """
 
-    def __init__(self, state: State, eps: float, look: float) -> None:
+    def __init__(self, state: State, eps: float, look: float, answer: float = 0.0) -> None:
         cfg = state.config
         game = cfg.game
         self.eps = eps
         self.look = look
+        self.answer = answer
         self.table: list[int] = list(game.play_points)
         self.exact = game.exact_target
         self.target = cfg.target
@@ -374,7 +377,9 @@ class Policy:
         hand = state.hands[seat]
         last = hand.bit_count() == 1
         nxt = (seat + 1) % self.n
-        reply_hand = state.hands[nxt] if self.look > 0 and self.side[nxt] != self.side[seat] else 0
+        foe = self.side[nxt] != self.side[seat]
+        reply_hand = state.hands[nxt] if self.look > 0 and foe else 0
+        answer_hand = state.hands[nxt] if self.answer > 0 and foe and not last else 0
         best = codes[0]
         best_key = -1e18
         for code in codes:
@@ -386,10 +391,13 @@ class Policy:
                 end = 0
             total = lay.total_after(tid, end)
             key = self.counted(state, seat, table[total], last) * 64.0 + _PIPS[tid]
-            if reply_hand and not last:
+            if (reply_hand and not last) or answer_hand:
                 after = lay.copy()
                 after.place(tid, end)
-                key -= self.look * 64.0 * _best_reply(after, reply_hand & ~(1 << tid), table)
+                if reply_hand and not last:
+                    key -= self.look * 64.0 * _best_reply(after, reply_hand & ~(1 << tid), table)
+                if answer_hand and not answer_hand & after.open_mask:
+                    key += self.answer * 64.0
             if key > best_key:
                 best_key = key
                 best = code
@@ -428,6 +436,7 @@ def halving_values(
     worlds: int,
     eps: float,
     look: float = 0.0,
+    answer: float = 0.0,
     endgame_tiles: int = 0,
     match_weight: float = 0.5,
     halving: bool = True,
@@ -478,7 +487,7 @@ def halving_values(
                 done += 1
                 continue
             if policy is None:
-                policy = Policy(world, eps, look)
+                policy = Policy(world, eps, look, answer)
             done += 1
             seed = rng.getrandbits(32)
             before = world.scores[:]
@@ -544,6 +553,7 @@ def ismcts_values(
     iterations: int,
     eps: float,
     look: float = 0.0,
+    answer: float = 0.0,
     explore: float = 0.7,
     pool: int = 400,
     match_weight: float = 0.5,
@@ -571,7 +581,7 @@ def ismcts_values(
         # an endgame at the root: every world is solved exactly there, where the tree's means
         # (which average the replies it explored, the opponents' mistakes too) only estimate
         # the minimax value the solver knows
-        return halving_values(view, rng, worlds=pool, eps=eps, look=look,
+        return halving_values(view, rng, worlds=pool, eps=eps, look=look, answer=answer,
                               endgame_tiles=endgame_tiles, match_weight=match_weight,
                               beta=beta, stats=stats)
     started = time.process_time()
@@ -593,7 +603,7 @@ def ismcts_values(
         stats["ess_share"] = stream.ess_share
     if not worlds:
         return {a: 0.0 for a in view.legal}
-    policy = Policy(worlds[0], eps, look)
+    policy = Policy(worlds[0], eps, look, answer)
     bonus = view.config.target * match_weight
     root = _Node(-1)
     for code in roots:
