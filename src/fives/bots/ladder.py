@@ -84,17 +84,22 @@ def _pick_best(values: dict[Action, float], rng: random.Random) -> Action:
 
 
 class MediumBot(Bot):
-    """A fast heuristic: points now, minus the best reply the next opponent could make with
-    tiles not proven void, plus shedding heavy tiles and doubles, keeping numbers varied,
-    leaving ends the opponents are void in, and in Fives and Threes steering to exactly 61."""
+    """A fast heuristic: points now, minus what the next opponent may score in reply and the
+    chance it can answer at all (each tile it may hold, not proven void, held with the same
+    chance), plus shedding heavy tiles and doubles, keeping numbers varied, leaving ends the
+    opponents are void in, and in Fives and Threes steering to exactly 61. The weights were
+    chosen by tournaments against the heuristic before them (README, "medium in every game")."""
 
     name = "medium"
     #: scales the terms other than points by the game's smallest scoring play over All Fives'
     #: (5): 1 in All Fives and Muggins, a fifth in Fives and Threes (where plays score 1 to 8)
     unit_scaled = True
+    #: the reply as its expectation over the tiles the next seat may hold (else the best one's)
     expected_reply = True
     reply_weight = 1.0
+    #: per pip of a tile shed, where the hands left count at the round's end
     pips_weight = 0.25
+    #: points (scaled as above) against a play by the chance the next seat can answer it
     block_weight = 12.0
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
@@ -138,7 +143,7 @@ class MediumBot(Bot):
                     value += 100.0
                 elif cfg.target - after <= 8:
                     value += 1.0  # close to 61: small steps are easier to land exactly
-            # the next player's best reply from tiles they may hold
+            # what the next player may answer, from the tiles it may hold
             reply = 0.0
             replies: list[int] = []
             fitting = 0
