@@ -58,7 +58,7 @@ def test_a_played_match_is_analysed_with_its_marks_and_chart(
             page.set_viewport_size({"width": w, "height": h})
             found = page.evaluate(RUN)
             serious = [v for v in found if v["impact"] in ("serious", "critical")]
-            assert not serious, serious
+            assert not serious, [(v["id"], v["help"], v["where"]) for v in serious]
         page.set_viewport_size({"width": size[0], "height": size[1]})
     # a marked choice moves the replay to that turn, which shows the values there
     page.check("#analysis-marked")
