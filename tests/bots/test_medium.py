@@ -35,11 +35,7 @@ def test_medium_counts_the_chance_the_next_seat_can_answer() -> None:
         assert math.isclose(without[a] - with_term[a], term), action
 
 
-class _ReplyOnly(MediumBot):
-    block_weight = 0.0
-
-
-class _NoReply(_ReplyOnly):
+class _NoReply(_NoBlockTerm):
     reply_weight = 0.0
 
 
@@ -53,7 +49,7 @@ def test_medium_counts_the_next_seats_reply_as_its_expectation() -> None:
     seen = {t.id for t in view.hand} | {t.id for t in view.layout.tiles()}
     unseen = [t for t in ALL_TILES if t.id not in seen]
     chance = 3 / len(unseen)
-    with_reply = _ReplyOnly().values(view, random.Random(0))
+    with_reply = _NoBlockTerm().values(view, random.Random(0))
     without = _NoReply().values(view, random.Random(0))
     for action in view.legal:
         assert action.tile is not None and action.end is not None

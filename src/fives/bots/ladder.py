@@ -157,14 +157,14 @@ class MediumBot(Bot):
                 if best_t >= 0:
                     fitting += 1
                 replies.append(max(0, best_t))
+            # each tile the next seat may hold, held with the same chance
+            chance = min(1.0, view.hand_sizes[nxt] / len(replies)) if replies else 0.0
             if self.block_weight and replies:
-                chance = min(1.0, view.hand_sizes[nxt] / len(replies))
                 can_play = 1.0 - (1.0 - chance) ** fitting
                 value -= (-0.5 if opponent_is_partner else 1.0) * self.block_weight * k * can_play
             if game.play_scoring != "none":
                 if replies and self.expected_reply:
-                    # each candidate tile held with the same chance, the best one held played
-                    chance = min(1.0, view.hand_sizes[nxt] / len(replies))
+                    # the best tile held is the one played
                     miss = 1.0
                     for r in sorted(replies, reverse=True):
                         if not r:
