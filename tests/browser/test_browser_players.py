@@ -19,11 +19,15 @@ from server.harness import SeatClient, fast_settings, play_to_end, running_serve
 PHONE = {"width": 390, "height": 844}
 
 
-def phone(browser: Browser, lang: str = "en", addr: str | None = None) -> Any:
-    """A phone's browser (``addr``: at that address, as the site's trusted proxy says)."""
+def phone(browser: Browser, lang: str = "en", addr: str | None = None,
+          service_workers: str = "allow") -> Any:
+    """A phone's browser (``addr``: at that address, as the site's trusted proxy says;
+    ``service_workers`` "block" for a test that holds a page's loads: the site's worker
+    would fetch them out of the test's sight)."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                   locale="hi-IN" if lang == "hi" else "en-US",
-                                  extra_http_headers={"X-Forwarded-For": addr} if addr else None)
+                                  extra_http_headers={"X-Forwarded-For": addr} if addr else None,
+                                  service_workers=service_workers)
     context.add_init_script(f"localStorage.setItem('fives.lang', '{lang}')")
     return context
 
@@ -238,11 +242,41 @@ def test_a_queue_whose_polls_keep_failing_says_so_once(browser: Browser, live_se
     context.close()
 
 
+# The answers to "play the bots" and to the next poll both say "matched"; the race the page
+# must win: the first answer sends it to the table, and the later one, arriving while the
+# table's page is still loading, must not navigate again (that aborts the first load). Made
+# certain here: the acceptance answers after 1.2 s, a poll asked after it 0.3 s later and
+# answers after 1.5 s, and the table's page is held until both have answered.
+_SLOW_ANSWERS = r"""(() => {
+  const real = window.fetch.bind(window);
+  const wait = (ms) => new Promise((done) => setTimeout(done, ms));
+  let accepted = 0;
+  window.fetch = async (url, options) => {
+    const path = String(url).split("?")[0];
+    if (path.endsWith("/bots")) {
+      accepted = Date.now();
+      const answer = await real(url, options);
+      await wait(1200);
+      return answer;
+    }
+    if (accepted && /\/api\/queue\/[^/]+$/.test(path)) {
+      const asked = Date.now();
+      await wait(300);
+      const answer = await real(url, options);
+      await wait(Math.max(0, 1500 - (Date.now() - asked)));
+      setTimeout(() => { window.lateAnswered = true; }, 300);  // its handler has run by then
+      return answer;
+    }
+    return real(url, options);
+  };
+})();"""
+
+
 def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
                                             shots: Path) -> None:
     settings = fast_settings(str(tmp_path / "fives.sqlite3"), bot_offer=3.0)
     with running_server(settings) as base:
-        context = phone(browser)
+        context = phone(browser, service_workers="block")
         page = context.new_page()
         page.goto(f"{base}/")
         page.fill("#name", "Lonely")
@@ -253,7 +287,14 @@ def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
         expect(page.locator("#pair-decline")).to_be_hidden()
         expect(page.locator("#pair-accept")).to_be_visible(timeout=20000)
         page.screenshot(path=str(shots / "players-bot-offer-phone-en.png"))
+        page.evaluate(_SLOW_ANSWERS)
+        held: list[Route] = []
+        page.route("**/t/**", lambda route: held.append(route))
         page.click("#pair-accept")
+        page.wait_for_function("() => window.lateAnswered", timeout=15000)
+        assert len(held) == 1, [r.request.url for r in held]
+        held[0].continue_()
+        page.unroute("**/t/**")
         page.wait_for_url("**/t/**", timeout=10000)
         page.wait_for_function("() => window.fivesState && window.fivesState() && window.fivesState().view")
         seats = page.evaluate("window.fivesState().info.seats")

@@ -193,7 +193,9 @@ async function pairCall(path, body) {
   const asked = ++pairAsked;
   try {
     const st = await api(path, body);
-    if (asked < pairShown) return;
+    // a late answer, or one for a ticket already left (matched: the page is on its way to the
+    // table, and a second navigation would abort the first)
+    if (asked < pairShown || !ticket) return;
     pairShown = asked;
     pairFailed = "";
     showTicket(st);
