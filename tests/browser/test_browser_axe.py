@@ -2,7 +2,9 @@
 ``make test``; nothing is downloaded at run time) on every page of the site — home and lobby,
 the table in play for 2, 3 and 4 players, at a round's end and at the match's end, the replay,
 history, me, a profile, an arena, the leaderboard, watch, the rules, device, puzzles and the error page —
-at 390×844 and at 1366×768 (a touch screen), in English and Hindi. No violation of impact
+at 390×844 and at 1366×768 (a touch screen) in English, and at 390×844 in Hindi (the pages'
+markup, colours and sizes are the language's own only in their words: a second size in Hindi
+cost the suite 30 s of a core and has never found what the English run did not). No violation of impact
 serious or critical; every violation found is written to ``build/axe/<lang>-<size>.json`` and
 ``docs/accessibility.md`` lists what is left."""
 
@@ -94,7 +96,8 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
     # last: the board as text (the setting stays in the context's storage)
     pos = position("all-fives", 2, 2)
     visits.append(("table-as-text", ([state_message(pos, lang)], "#board-text li", True)))
-    found: dict[str, dict[str, list[dict[str, Any]]]] = {f"{w}x{h}": {} for w, h in SIZES}
+    sizes = SIZES if lang == "en" else SIZES[:1]
+    found: dict[str, dict[str, list[dict[str, Any]]]] = {f"{w}x{h}": {} for w, h in sizes}
     for name, where in visits:
         if isinstance(where, str):
             page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
@@ -108,7 +111,7 @@ def test_no_serious_or_critical_violation_on_any_page(browser: Browser, live_ser
                 page.add_init_script("localStorage.setItem('fives.textBoard', 'on')")
             _table(page, base, where[0], where[1])
         page.add_script_tag(path=str(AXE))
-        for w, h in SIZES:
+        for w, h in sizes:
             page.set_viewport_size({"width": w, "height": h})
             page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             found[f"{w}x{h}"][name] = page.evaluate(RUN)
