@@ -36,7 +36,6 @@ OUT = Path(__file__).resolve().parents[2] / "build" / "network"
 KBPS = 400
 RTT_MS = 400
 BUDGET = {"home": 60_000, "table": 120_000}
-SINCE_START = "() => performance.now()"  # ms since the navigation began
 
 
 class Meter:
@@ -83,6 +82,15 @@ def _seat_script(table: str, token: str, invite: str, lang: str) -> str:
                else ""))
 
 
+def _moment(page: Page, condition: str) -> float:
+    """Seconds from the navigation's start to the first frame where ``condition`` (a JS
+    expression) holds, read in the page when it first holds: not after the news has reached
+    this process (on a busy machine that trip alone took a tenth of a second and more)."""
+    found = page.wait_for_function(f"() => ({condition}) ? performance.now() : 0",
+                                   timeout=15000)
+    return float(found.json_value()) / 1000
+
+
 def _cold_home(browser: Browser, base: str, lang: str) -> dict[str, Any]:
     context = _context(browser, lang)
     context.add_init_script(f"localStorage.setItem('fives.lang', {json.dumps(lang)})")
@@ -90,10 +98,8 @@ def _cold_home(browser: Browser, base: str, lang: str) -> dict[str, Any]:
     meter = Meter(page, slow=True)
     page.goto(f"{base}/", wait_until="commit")
     # after "commit" the predicate can run before the parser reaches <body>
-    page.wait_for_function("() => document.body !== null"
-                           " && document.body.classList.contains('ready')"
-                           " && !document.getElementById('play-now').disabled", timeout=15000)
-    usable = page.evaluate(SINCE_START) / 1000
+    usable = _moment(page, "document.body !== null && document.body.classList.contains('ready')"
+                           " && !document.getElementById('play-now').disabled")
     page.wait_for_load_state("load")
     context.close()
     return {"usable_s": round(usable, 2), "bytes": meter.bytes}
@@ -107,11 +113,9 @@ def _cold_table(browser: Browser, base: str, lang: str) -> dict[str, Any]:
     page = context.new_page()
     meter = Meter(page, slow=True)
     page.goto(f"{base}/t/{table}", wait_until="commit")
-    page.wait_for_function("() => { const s = window.fivesState && window.fivesState();"
-                           " return s && s.view && s.view.turn === s.you"
-                           " && document.querySelector('#hand .hand-tile.playable'); }",
-                           timeout=15000)
-    playable = page.evaluate(SINCE_START) / 1000
+    playable = _moment(page, "(() => { const s = window.fivesState && window.fivesState();"
+                             " return s && s.view && s.view.turn === s.you"
+                             " && document.querySelector('#hand .hand-tile.playable'); })()")
     page.wait_for_load_state("load")
     page.wait_for_timeout(300)  # the socket's first messages counted too
     context.close()

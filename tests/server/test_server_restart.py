@@ -75,6 +75,8 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
         assert t2["table"] not in lobby  # private: it comes back, reached by its invite
 
         async def after() -> None:
+            # watched from the start: its clock runs again from the restart (3 s a turn)
+            w = await SeatClient(base, t3["table"]).connect()
             # the seat comes back with its token, exactly where it was
             a = await SeatClient(base, t1["table"], t1["token"]).connect()
             assert a.seat == 0
@@ -92,11 +94,11 @@ def test_kill_and_restart_in_the_middle_of_a_round(tmp_path) -> None:
             await b.send({"type": "join", "seat": 1, "name": "Bea"})
             await b.wait(lambda m: m["type"] == "joined")
             await b.wait(lambda m: m["type"] == "state" and m["info"]["status"] == "playing")
-            # the clock resumed: the absent player's turn is played for them
-            w = await SeatClient(base, t3["table"]).connect()
+            # the clock resumed: the absent player's turn is played for them (the first time
+            # out seen; on a busy machine the round above outlasts a few of them)
             ev = await w.wait(lambda m: m["type"] == "state" and m["event"] is not None
-                              and m["event"].get("how") == "timeout", 10)
-            assert ev["event"]["seat"] == 0 and ev["n"] == clocked["n"] + 1
+                              and m["event"].get("how") == "timeout", 10, 0)
+            assert ev["event"]["seat"] == 0 and ev["n"] > clocked["n"]
             for c in (a, b, w):
                 await c.close()
 
