@@ -33,8 +33,8 @@ def run(coro: object) -> None:
 
 
 # Every game at both sizes, its language alternating: each game is played in English and in
-# Hindi, each size in both languages (all four of each game cost the suite a minute of a core
-# and found nothing the pairs did not).
+# Hindi, each size in both languages (all four of each game cost the suite a minute of a core;
+# the Hindi panels of every game are checked again at 80 columns below).
 ROUNDS = [(game, size, ("en", "hi")[(g + s) % 2])
           for g, game in enumerate(GAMES) for s, size in enumerate(SIZES)]
 
