@@ -281,6 +281,8 @@ def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
         page.goto(f"{base}/")
         page.fill("#name", "Lonely")
         page.locator("label.game-card[data-game=draw]").click()
+        # the wait the page tells is the server's (3 s here), not the default's 20
+        expect(page.locator("#pair-desc")).to_contain_text("after 3 seconds")
         page.click("#pair-find")
         expect(page.locator("#pair-decline")).to_be_visible(timeout=10000)
         page.click("#pair-decline")  # declined: still waiting, offered again later

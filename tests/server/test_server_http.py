@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from fives.core.record import Record, replay
+from fives.server.settings import Settings
 
 from .harness import SeatClient, create_table, play_to_end
 
@@ -78,6 +79,8 @@ def test_meta(shared_server: str) -> None:
     assert set(meta["games"]) == {"all-fives", "fives-and-threes", "muggins", "draw", "block"}
     assert meta["games"]["all-fives"]["targets"]["2"] == 250
     assert "easy" in meta["bots"]
+    # the lobby words its wait for bots from the server's own setting
+    assert meta["bot_offer"] == Settings().bot_offer == 20.0
 
 
 @pytest.mark.parametrize(

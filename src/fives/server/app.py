@@ -215,6 +215,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "games": games,
                 "bots": bot_levels(),
                 "turn_time": settings.turn_time,
+                # seconds in the pairing queue before bots are offered (the lobby says so)
+                "bot_offer": settings.bot_offer,
                 # what a client may send, so that it can pace itself
                 "limits": {
                     "messages_per_second": settings.rate,

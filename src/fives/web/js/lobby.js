@@ -225,6 +225,8 @@ async function findOpponent(e) {
 }
 
 function fillPairPlayers() {
+  // the server's own wait before it offers bots, not a number written into the words
+  $("pair-desc").textContent = t("web.pair.desc", { seconds: Math.round(meta.bot_offer) });
   const keep = $("pair-players").value || "2";
   $("pair-players").replaceChildren(...[2, 3, 4].map((n) => el("option", { value: String(n) }, t("web.lobby.n_players", { n }))));
   $("pair-players").value = keep;
