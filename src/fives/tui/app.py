@@ -25,6 +25,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
@@ -269,6 +270,7 @@ class FivesApp(App[str]):
         self.message = Text("")
         self.hint_lines: list[str] = []
         self.deadline: float | None = None
+        self.clock: list[Timer] = []  # this turn's time-out and its once-a-second redraw
         self._log_seen: tuple[int | None, int] = (None, -1)
 
     # -- building the screen ---------------------------------------------------------------
@@ -322,7 +324,7 @@ class FivesApp(App[str]):
         self.busy = False
         self.need = need
         self.hint_lines = []
-        self.deadline = None
+        self.stop_clock()
         if isinstance(need, Turn):
             self.start_turn(need)
         elif isinstance(need, Handover):
@@ -349,13 +351,26 @@ class FivesApp(App[str]):
         timer = self.match.setup.timer
         if timer:
             self.deadline = time.monotonic() + timer
-            self.set_timer(timer, self.time_up)
-            self.set_interval(1.0, self.refresh_all, repeat=math.ceil(timer))
+            self.clock = [
+                self.set_timer(timer, self.time_up),
+                self.set_interval(1.0, self.tick, repeat=math.ceil(timer)),
+            ]
         self.refresh_all()
+
+    def stop_clock(self) -> None:
+        self.deadline = None
+        for timer in self.clock:
+            timer.stop()
+        self.clock = []
+
+    def tick(self) -> None:
+        # An app that is closing has taken its widgets down before it stops its timers.
+        if self.is_running:
+            self.refresh_all()
 
     def time_up(self) -> None:
         need = self.need
-        if not isinstance(need, Turn) or self.deadline is None or time.monotonic() < self.deadline - 0.05:
+        if not self.is_running or not isinstance(need, Turn) or self.deadline is None or time.monotonic() < self.deadline - 0.05:
             return
         action = self.match.timed_out(need.view)
         self.play(action)
@@ -364,7 +379,7 @@ class FivesApp(App[str]):
         if not isinstance(self.need, Turn) or self.busy:
             return
         self.need = None
-        self.deadline = None
+        self.stop_clock()
         self.query_one("#move", Input).value = ""
         self.match.act(action)
         self.message = Text("")
