@@ -242,29 +242,25 @@ def test_a_queue_whose_polls_keep_failing_says_so_once(browser: Browser, live_se
     context.close()
 
 
-# The answers to "play the bots" and to the next poll both say "matched"; the race the page
-# must win: the first answer sends it to the table, and the later one, arriving while the
-# table's page is still loading, must not navigate again (that aborts the first load). Made
-# certain here: the acceptance answers after 1.2 s, a poll asked after it 0.3 s later and
-# answers after 1.5 s, and the table's page is held until both have answered.
-_SLOW_ANSWERS = r"""(() => {
+# "Play the bots" on a slow network: the acceptance reaches the server 1.5 s after the click.
+# The page must not poll meanwhile (a poll would reach the server first, be answered with the
+# offer and show it again, clickable), and once matched it must go to the table once: a later
+# "matched" arriving while the table's page loads would navigate again and abort the first load.
+# The offer's buttons are watched every 50 ms from the click until 0.3 s after the acceptance's
+# answer; the page is on its way to the table then, so what was seen is told on the console.
+_SLOW_ACCEPTANCE = r"""(() => {
   const real = window.fetch.bind(window);
   const wait = (ms) => new Promise((done) => setTimeout(done, ms));
-  let accepted = 0;
+  const accept = document.getElementById("pair-accept");
+  window.offeredAgain = false;
   window.fetch = async (url, options) => {
-    const path = String(url).split("?")[0];
-    if (path.endsWith("/bots")) {
-      accepted = Date.now();
+    if (String(url).split("?")[0].endsWith("/bots")) {
+      const watch = setInterval(() => {
+        if (!accept.hidden && !accept.disabled) window.offeredAgain = true;
+      }, 50);
+      await wait(1500);
       const answer = await real(url, options);
-      await wait(1200);
-      return answer;
-    }
-    if (accepted && /\/api\/queue\/[^/]+$/.test(path)) {
-      const asked = Date.now();
-      await wait(300);
-      const answer = await real(url, options);
-      await wait(Math.max(0, 1500 - (Date.now() - asked)));
-      setTimeout(() => { window.lateAnswered = true; }, 300);  // its handler has run by then
+      setTimeout(() => { clearInterval(watch); console.log(`answered; offered again: ${window.offeredAgain}`); }, 300);
       return answer;
     }
     return real(url, options);
@@ -289,11 +285,12 @@ def test_the_queue_offers_bots_after_a_wait(browser: Browser, tmp_path: Path,
         expect(page.locator("#pair-decline")).to_be_hidden()
         expect(page.locator("#pair-accept")).to_be_visible(timeout=20000)
         page.screenshot(path=str(shots / "players-bot-offer-phone-en.png"))
-        page.evaluate(_SLOW_ANSWERS)
+        page.evaluate(_SLOW_ACCEPTANCE)
         held: list[Route] = []
         page.route("**/t/**", lambda route: held.append(route))
-        page.click("#pair-accept")
-        page.wait_for_function("() => window.lateAnswered", timeout=15000)
+        with page.expect_console_message(lambda m: m.text.startswith("answered"), timeout=15000) as said:
+            page.click("#pair-accept")
+        assert said.value.text == "answered; offered again: false"
         assert len(held) == 1, [r.request.url for r in held]
         held[0].continue_()
         page.unroute("**/t/**")

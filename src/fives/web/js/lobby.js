@@ -173,6 +173,7 @@ function showTicket(st) {
   if (!st) return;
   if (st.state === "matched") {
     $("pair-text").textContent = t("web.pair.found");
+    $("pair-accept").hidden = $("pair-decline").hidden = true;
     clearInterval(pairTimer);
     ticket = null;
     enter({ table: st.table, token: st.token });
@@ -189,13 +190,16 @@ let pairAsked = 0; // answers are shown in the order they were asked (a late pol
 let pairShown = 0;
 let pairFailed = ""; // the refusal the polls keep meeting: said once, not every second
 
+let pairChoosing = false; // "play the bots" or "keep waiting" on its way: the polls wait for it
+
 async function pairCall(path, body) {
   const asked = ++pairAsked;
   try {
     const st = await api(path, body);
     // a late answer, or one for a ticket already left (matched: the page is on its way to the
-    // table, and a second navigation would abort the first)
-    if (asked < pairShown || !ticket) return;
+    // table, and a second navigation would abort the first), or a poll's while a choice is on
+    // its way (it may have reached the server first: it would show the offer again)
+    if (asked < pairShown || !ticket || (pairChoosing && !body)) return;
     pairShown = asked;
     pairFailed = "";
     showTicket(st);
@@ -208,7 +212,19 @@ async function pairCall(path, body) {
 
 function pollTicket() {
   clearInterval(pairTimer);
-  pairTimer = setInterval(() => ticket && pairCall(`/api/queue/${ticket}`), 1000);
+  pairTimer = setInterval(() => ticket && !pairChoosing && pairCall(`/api/queue/${ticket}`), 1000);
+}
+
+async function answerOffer(accept) {
+  if (!ticket || pairChoosing) return;
+  pairChoosing = true;
+  $("pair-accept").disabled = $("pair-decline").disabled = true; // one answer, not two
+  try {
+    await pairCall(`/api/queue/${ticket}/bots`, { accept });
+  } finally {
+    pairChoosing = false;
+    $("pair-accept").disabled = $("pair-decline").disabled = false;
+  }
 }
 
 async function findOpponent(e) {
@@ -235,8 +251,8 @@ function fillPairPlayers() {
 function wirePairing() {
   fillPairPlayers();
   $("pair-form").addEventListener("submit", findOpponent);
-  $("pair-accept").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: true }));
-  $("pair-decline").addEventListener("click", () => ticket && pairCall(`/api/queue/${ticket}/bots`, { accept: false }));
+  $("pair-accept").addEventListener("click", () => answerOffer(true));
+  $("pair-decline").addEventListener("click", () => answerOffer(false));
   $("pair-cancel").addEventListener("click", async () => {
     clearInterval(pairTimer);
     const leaving = ticket;
