@@ -43,7 +43,7 @@ $(STAMP): pyproject.toml setup.py
 
 # The compiled core (mypyc), rebuilt in place whenever one of its sources changes. A build
 # older than its sources is never used: fives.compiled checks each source's digest at import.
-$(NATIVE): $(STAMP) setup.py $(COMPILED)
+$(NATIVE): $(STAMP) setup.py src/fives/compiled.py $(COMPILED)
 	@echo "compiling the core with mypyc (about a minute)"
 	@touch $(NATIVE).start
 	@env -u FIVES_PURE $(BIN)/python setup.py -q build_ext --inplace --force

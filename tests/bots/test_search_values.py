@@ -6,10 +6,11 @@ leave the same game."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
-from fives.bots.search import endgame_ready, exact_value, halving_values
+from fives.bots.search import endgame_ready, exact_value, halving_values, ismcts_values
 from fives.bots.transpose import action_classes
 from fives.core.games import Config
 from fives.core.state import State
@@ -106,3 +107,20 @@ def test_plays_merged_as_one_leave_the_same_game(game: str, players: int) -> Non
             codes = state.legal_codes()
             state.apply_code(codes[int(rng.random() * len(codes))])
     assert merged >= 10
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "k"), CLEAR[:4])
+def test_a_playout_cut_past_the_rounds_end_is_the_whole_playout(game: str, players: int,
+                                                                seed: int, k: int) -> None:
+    # the learned leaves' cut (issue 27): a leaf that values nothing, reached only after more
+    # moves than any round has, leaves every search value as the full playouts make it; a leaf
+    # reached at once is the leaf's own value of each world, added to what the play scored
+    view = decision_views(Config.make(game, players), seed, k + 1)[k]
+    searches = (partial(halving_values, worlds=64), partial(ismcts_values, iterations=200))
+    for search in searches:
+        name = search.func.__name__
+        plain = search(view, random.Random(k), eps=0.1)
+        cut = search(view, random.Random(k), eps=0.1, leaf=lambda st: 0.0, leaf_after=99)
+        assert cut == plain, name
+        once = search(view, random.Random(k), eps=0.1, leaf=lambda st: 1000.0, leaf_after=0)
+        assert min(once.values()) > 900, name

@@ -19,6 +19,7 @@ from fives.bots.valuenet import (
     features_after,
     round_value,
     shipped_net,
+    world_leaf,
 )
 from fives.bots.valuetrain import (
     CONFIGS,
@@ -77,6 +78,29 @@ def test_the_inputs_are_the_same_in_every_world_the_seat_cannot_tell_apart() -> 
             for _ in range(3):
                 world = sampler.sample(rng)
                 assert features(view_of(world, seat)) == expected, (game, n, i)
+
+
+def test_a_searchs_leaf_is_the_seats_own_value_of_the_world_it_cannot_tell_apart() -> None:
+    # the leaves of issue 27's cut playouts: in the true deal and in every world the seat
+    # cannot tell from it, the network values what the seat itself would see; a round that is
+    # over has nothing left to value
+    net = random_net(3)
+    checked = ended = 0
+    for k, (game, n) in enumerate(CONFIGS):
+        for i, state in enumerate(random_states(game, n, 300 + k, ended=True)):
+            seat = i % n
+            view = view_of(state, seat)
+            leaf = world_leaf(view, net)
+            if state.turn < 0:
+                assert leaf(state) == 0.0
+                ended += 1
+                continue
+            expected = net(features(view))
+            assert leaf(state) == pytest.approx(expected), (game, n, i)
+            world = WorldSampler(view).sample(random.Random(i))
+            assert leaf(world) == pytest.approx(expected), (game, n, i)
+            checked += 1
+    assert checked > 500 and ended >= len(CONFIGS)
 
 
 def test_a_play_leaves_the_inputs_of_the_position_it_makes() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fives.bots.base import Bot
 from fives.bots.playmodel import play_beta
 from fives.bots.search import halving_values, ismcts_values, search_values
-from fives.bots.valuenet import action_values, shipped_net
+from fives.bots.valuenet import action_values, shipped_net, world_leaf
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, mask_of
@@ -256,11 +256,15 @@ class IsmctsBot(Bot):
         prior: float = 0.0,
         infer: bool = False,
         hint: str = "medium",
+        leaf_after: int = -1,
     ) -> None:
         self.name = name
         self.prior = prior
         #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
         self.hint = hint
+        #: with 0 or more, playouts stop that many moves in and the learned network values
+        #: the rest of the round (issue 27's leaves); -1 plays every round out
+        self.leaf_after = leaf_after
         #: worlds drawn by how well they explain the others' plays (the fitted play model);
         #: what the last decision's search saw of them (``ess_share``)
         self.infer = infer
@@ -282,6 +286,7 @@ class IsmctsBot(Bot):
             answer=self.answer,
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
+            leaf=_leaf(view, self.leaf_after), leaf_after=max(0, self.leaf_after),
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 
@@ -311,11 +316,15 @@ class HalvingBot(Bot):
         prior: float = 0.0,
         infer: bool = False,
         hint: str = "medium",
+        leaf_after: int = -1,
     ) -> None:
         self.name = name
         self.worlds = worlds
         #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
         self.hint = hint
+        #: with 0 or more, playouts stop that many moves in and the learned network values
+        #: the rest of the round (issue 27's leaves); -1 plays every round out
+        self.leaf_after = leaf_after
         #: worlds drawn by how well they explain the others' plays (the fitted play model);
         #: what the last decision's search saw of them (``ess_share``)
         self.infer = infer
@@ -336,7 +345,8 @@ class HalvingBot(Bot):
             view, rng, worlds=self.worlds, eps=self.eps, look=self.look, answer=self.answer,
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
-            stats=self.last_stats,
+            stats=self.last_stats, leaf=_leaf(view, self.leaf_after),
+            leaf_after=max(0, self.leaf_after),
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 
@@ -349,6 +359,13 @@ class HalvingBot(Bot):
 def _beta(view: View, infer: bool) -> float:
     """The play model's beta for this game, if the bot draws worlds by inference."""
     return play_beta(view.config.game.name) if infer else 0.0
+
+
+def _leaf(view: View, leaf_after: int) -> Callable[[State], float] | None:
+    """The learned network's value of a world's rest of round for the view's seat, if the bot
+    cuts its playouts (``leaf_after`` >= 0) and the network is shipped."""
+    net = shipped_net() if leaf_after >= 0 else None
+    return world_leaf(view, net) if net is not None else None
 
 
 def _with_prior(

@@ -24,7 +24,7 @@ from fives.core.view import View
 
 __all__ = [
     "Policy", "WorldStream", "greedy_code", "halving_values", "inferred_worlds",
-    "ismcts_values", "outcome_value", "playout", "policy_playout", "search_values",
+    "ismcts_values", "leaf_value", "outcome_value", "playout", "policy_playout", "search_values",
 ]
 
 _PLAY_LIMIT: Final = LEAD_BASE + 28
@@ -429,6 +429,18 @@ def policy_playout(state: State, policy: Policy, rng: random.Random) -> None:
         state.apply_code(policy.choose(state, codes, rand) if len(codes) > 1 else codes[0])
 
 
+def leaf_value(state: State, policy: Policy, rng: random.Random, plies: int,
+               leaf: Callable[[State], float]) -> float:
+    """Play ``plies`` moves of ``state`` with ``policy``, then ``leaf``'s value of the rest of
+    the round (0 once it is over)."""
+    rand = rng.random
+    while plies > 0 and state.turn >= 0:
+        codes = state.legal_codes()
+        state.apply_code(policy.choose(state, codes, rand) if len(codes) > 1 else codes[0])
+        plies -= 1
+    return leaf(state) if state.turn >= 0 else 0.0
+
+
 def halving_values(
     view: View,
     rng: random.Random,
@@ -443,6 +455,8 @@ def halving_values(
     move_time: float = 0.0,
     beta: float = 0.0,
     stats: dict[str, float] | None = None,
+    leaf: Callable[[State], float] | None = None,
+    leaf_after: int = 0,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -457,7 +471,9 @@ def halving_values(
     below the worst survivor at most, so the best value is always a survivor's. With ``beta``
     > 0 the worlds are drawn by how well they explain the others' plays
     (:func:`inferred_worlds`); ``stats`` then gets ``ess_share``, the effective worlds per
-    candidate, and ``exact_share``, the share of the values solved exactly.
+    candidate, and ``exact_share``, the share of the values solved exactly. With ``leaf``, a
+    playout stops ``leaf_after`` moves after the action and ``leaf`` values the rest of the
+    round (the bot side's margin still to come, as the learned evaluation estimates it).
     """
     started = time.process_time()
     if stats is not None:
@@ -499,6 +515,10 @@ def halving_values(
                 st.apply_code(codes[i])
                 if exact:
                     value = exact_value(st, before, side, bonus)
+                elif leaf is not None:
+                    reseed(seed)
+                    rest = leaf_value(st, policy, playout_rng, leaf_after, leaf)
+                    value = outcome_value(st, before, side, bonus) + rest
                 else:
                     reseed(seed)
                     policy_playout(st, policy, playout_rng)
@@ -561,6 +581,8 @@ def ismcts_values(
     move_time: float = 0.0,
     beta: float = 0.0,
     stats: dict[str, float] | None = None,
+    leaf: Callable[[State], float] | None = None,
+    leaf_after: int = 0,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions under SO-ISMCTS.
 
@@ -575,7 +597,8 @@ def ismcts_values(
     outcomes (a move never tried gets the worst of the others). With ``beta`` > 0 the pool is
     drawn by how well its worlds explain the others' plays (:func:`inferred_worlds`);
     ``stats`` then gets ``ess_share``, the effective worlds per candidate, and ``exact_share``,
-    the share of the iterations solved exactly.
+    the share of the iterations solved exactly. With ``leaf``, the playout from a new node
+    stops after ``leaf_after`` moves and ``leaf`` values the rest of the round.
     """
     if endgame_tiles > 0 and endgame_view(view, endgame_tiles):
         # an endgame at the root: every world is solved exactly there, where the tree's means
@@ -665,6 +688,7 @@ def ismcts_values(
                 break
             # forced moves get nodes too: the seat to move is then a function of the actions
             codes = st.legal_codes()
+        rest = 0.0
         if st.turn >= 0:
             if endgame_tiles > 0 and endgame_ready(st, endgame_tiles):
                 value = exact_value(st, before, side, bonus)
@@ -672,9 +696,12 @@ def ismcts_values(
                 solved_count += 1
             if not solved:
                 reseed(rng.getrandbits(32))
-                policy_playout(st, policy, playout_rng)
+                if leaf is not None:
+                    rest = leaf_value(st, policy, playout_rng, leaf_after, leaf)
+                else:
+                    policy_playout(st, policy, playout_rng)
         if not solved:
-            value = outcome_value(st, before, side, bonus)
+            value = outcome_value(st, before, side, bonus) + rest
         count += 1
         delta = value - mean
         mean += delta / count

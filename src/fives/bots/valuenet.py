@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
@@ -30,12 +30,13 @@ from fives.bots.search import _best_reply
 from fives.core.games import GAMES, Config
 from fives.core.layout import Layout
 from fives.core.sampling import proven_voids
+from fives.core.state import State
 from fives.core.tiles import ALL_TILES, Action, mask_of
 from fives.core.view import View
 
 __all__ = [
     "FEATURES", "NET_FILE", "SCALE", "ValueNet", "action_values", "encode", "features",
-    "features_after", "rest_value", "round_value", "shipped_net",
+    "features_after", "rest_value", "round_value", "shipped_net", "world_leaf",
 ]
 
 #: the shipped weights, beside this module
@@ -278,6 +279,29 @@ def round_value(view: View, net: ValueNet) -> float:
     gains = [float(s) - float(b) for s, b in zip(view.scores, start, strict=True)]
     others = [g for i, g in enumerate(gains) if i != side]
     return gains[side] - sum(others) / len(others) + rest_value(view, net)
+
+
+def world_leaf(view: View, net: ValueNet) -> Callable[[State], float]:
+    """The rest of the round's margin for ``view``'s seat in a sampled world of its search,
+    valued as if the seat saw that world's position from its own chair: its own tiles, the
+    table, the hand sizes, the stock, and the voids proven at the view (a search's playouts
+    leave the others' hands to the world, not to the leaf)."""
+    seat = view.seat
+    assert seat is not None
+    voids = _voids(view)
+
+    def value(state: State) -> float:
+        if state.turn < 0:
+            return 0.0
+        table = 0
+        for t in state.layout.tiles():
+            table |= t.mask
+        sizes = [h.bit_count() for h in state.hands]
+        return net(encode(state.config, seat, state.hands[seat], table, state.layout, sizes,
+                          state.stock_left(), state.turn, voids,
+                          [float(s) for s in state.scores]))
+
+    return value
 
 
 def action_values(view: View, net: ValueNet) -> dict[Action, float]:
