@@ -394,8 +394,11 @@ LATIN = """() => {
     texts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
   }
   for (const el of document.querySelectorAll('svg title')) texts.push(el.textContent);
-  const lang = document.getElementById('lang-switch').innerText;
-  return texts.join('\\n').split(lang).join(' ')
+  // what is not to be translated: the language switch, and names as their people typed them
+  const kept = [document.getElementById('lang-switch'), ...document.querySelectorAll('[translate=no]')];
+  let all = texts.join('\\n');
+  for (const el of kept) if (el.innerText) all = all.split(el.innerText).join(' ');
+  return all
     .replace(/\\b[0-6]-[0-6]\\b/g, ' ').replace(/\\bfives\\b/g, ' ')
     .match(/.{0,20}[A-Za-z].{0,20}/g) || [];
 }"""

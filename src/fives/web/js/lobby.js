@@ -291,7 +291,9 @@ function keptClaims() {
 }
 
 function tableItem(tb, action) {
-  const who = tb.seats.map((s, i) => (s.claimed ? seatName(s, i) : t("web.lobby.free_seat"))).join(", ");
+  // a person's name is theirs as typed: isolated for direction, and not for translating
+  const who = tb.seats.flatMap((s, i) => [i ? ", " : null, !s.claimed ? t("web.lobby.free_seat")
+    : s.kind !== "bot" && s.name ? el("bdi", { translate: "no" }, s.name) : seatName(s, i)]);
   const status = tb.status === "waiting" ? t("web.lobby.status_waiting") : t("web.lobby.status_playing");
   return el("li", { "data-table": tb.id },
     el("div", {},
