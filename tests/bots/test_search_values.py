@@ -124,3 +124,18 @@ def test_a_playout_cut_past_the_rounds_end_is_the_whole_playout(game: str, playe
         assert cut == plain, name
         once = search(view, random.Random(k), eps=0.1, leaf=lambda st: 1000.0, leaf_after=0)
         assert min(once.values()) > 900, name
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "k"), CLEAR[:4])
+def test_searching_the_replies_values_each_play_at_its_opponents_best_answer(
+        game: str, players: int, seed: int, k: int) -> None:
+    # (a trial of issue 27) noiseless playouts answer as the greedy policy does, one of the
+    # opponent's answers: the worst answer is never better for the searcher, and is worse
+    # somewhere; in the same worlds, since the worlds are drawn before anything is played
+    view = decision_views(Config.make(game, players), seed, k + 1)[k]
+    plain = halving_values(view, random.Random(k), worlds=32, eps=0.0, halving=False)
+    worst = halving_values(view, random.Random(k), worlds=32, eps=0.0, halving=False,
+                           replies=True)
+    assert all(worst[a] <= plain[a] + 1e-9 for a in view.legal)
+    assert any(worst[a] < plain[a] - 1e-9 for a in view.legal)
+

@@ -317,6 +317,7 @@ class HalvingBot(Bot):
         infer: bool = False,
         hint: str = "medium",
         leaf_after: int = -1,
+        replies: bool = False,
     ) -> None:
         self.name = name
         self.worlds = worlds
@@ -325,6 +326,8 @@ class HalvingBot(Bot):
         #: with 0 or more, playouts stop that many moves in and the learned network values
         #: the rest of the round (issue 27's leaves); -1 plays every round out
         self.leaf_after = leaf_after
+        #: each answer of the next opponent played out, the action worth the worst (a trial)
+        self.replies = replies
         #: worlds drawn by how well they explain the others' plays (the fitted play model);
         #: what the last decision's search saw of them (``ess_share``)
         self.infer = infer
@@ -346,7 +349,7 @@ class HalvingBot(Bot):
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
             stats=self.last_stats, leaf=_leaf(view, self.leaf_after),
-            leaf_after=max(0, self.leaf_after),
+            leaf_after=max(0, self.leaf_after), replies=self.replies,
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 

@@ -457,6 +457,7 @@ def halving_values(
     stats: dict[str, float] | None = None,
     leaf: Callable[[State], float] | None = None,
     leaf_after: int = 0,
+    replies: bool = False,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -473,7 +474,9 @@ def halving_values(
     (:func:`inferred_worlds`); ``stats`` then gets ``ess_share``, the effective worlds per
     candidate, and ``exact_share``, the share of the values solved exactly. With ``leaf``, a
     playout stops ``leaf_after`` moves after the action and ``leaf`` values the rest of the
-    round (the bot side's margin still to come, as the learned evaluation estimates it).
+    round (the bot side's margin still to come, as the learned evaluation estimates it). With
+    ``replies``, where an opponent answers the action with a choice, each of its answers is
+    played out and the action is worth the worst of them in that world.
     """
     started = time.process_time()
     if stats is not None:
@@ -519,6 +522,14 @@ def halving_values(
                     reseed(seed)
                     rest = leaf_value(st, policy, playout_rng, leaf_after, leaf)
                     value = outcome_value(st, before, side, bonus) + rest
+                elif replies and st.turn >= 0 and st.side[st.turn] != side:
+                    value = 1e18
+                    for reply in st.legal_codes():
+                        after = st.copy()
+                        after.apply_code(reply)
+                        reseed(seed)
+                        policy_playout(after, policy, playout_rng)
+                        value = min(value, outcome_value(after, before, side, bonus))
                 else:
                     reseed(seed)
                     policy_playout(st, policy, playout_rng)
