@@ -423,9 +423,13 @@ def test_the_countdown_lets_the_easy_bot_move_for_a_slow_player(tmp_path: Path) 
 
     try:
         run(go())
-        # A tick that comes while the app closes (its widgets already down) does nothing:
-        # CI once failed here, the redraw looking for a title that was gone.
-        app.tick()
+        # A redraw, a time-out or the match's next need that comes while the app closes (its
+        # widgets already down) does nothing: CI once failed here, the turn clock's redraw
+        # looking for a title that was gone.
+        need = app.need
+        app.refresh_all()
         app.time_up()
+        if need is not None:
+            app.on_need(need)
     finally:
         match.close()

@@ -321,6 +321,8 @@ class FivesApp(App[str]):
                 time.sleep(self.pace)
 
     def on_need(self, need: Turn | Handover | RoundOver | MatchOver) -> None:
+        if not self.is_running:
+            return  # what the match needs next came as the app was closing
         self.busy = False
         self.need = need
         self.hint_lines = []
@@ -353,7 +355,7 @@ class FivesApp(App[str]):
             self.deadline = time.monotonic() + timer
             self.clock = [
                 self.set_timer(timer, self.time_up),
-                self.set_interval(1.0, self.tick, repeat=math.ceil(timer)),
+                self.set_interval(1.0, self.refresh_all, repeat=math.ceil(timer)),
             ]
         self.refresh_all()
 
@@ -362,11 +364,6 @@ class FivesApp(App[str]):
         for timer in self.clock:
             timer.stop()
         self.clock = []
-
-    def tick(self) -> None:
-        # An app that is closing has taken its widgets down before it stops its timers.
-        if self.is_running:
-            self.refresh_all()
 
     def time_up(self) -> None:
         need = self.need
@@ -673,6 +670,8 @@ class FivesApp(App[str]):
         return view_of(match.state, seat if seat is not None else None)
 
     def refresh_all(self) -> None:
+        if not self.is_running:
+            return  # closing: the widgets may be gone already (a tick, a bot's move just made)
         match = self.match
         tr = self.tr
         view = self.view()
