@@ -35,12 +35,19 @@ def test_the_shipped_set_is_large_varied_and_sound() -> None:
     assert meta["seed"] == 2026 and meta["count"] >= 500
 
 
-def test_a_puzzle_is_judged_again_the_same_from_its_view() -> None:
-    p = load()[0]
-    view = View.from_json(p.view)
-    seed = p.source["seed"] * 100003 + p.source["match"] * 101 + p.source["action"] - 1
-    judged = judge(view, seed)
-    assert judged is not None and judged[0] == p.answer
+def test_each_sources_first_puzzle_is_judged_again_the_same_from_its_view() -> None:
+    # the shipped set was made by older bots' matches (docs/analysis.md): its answers must
+    # still be today's searches' answers
+    puzzles = load()
+    firsts = {}
+    for p in puzzles:
+        firsts.setdefault((p.game, p.players, p.teams), p)
+    assert len(firsts) == len(SOURCES)
+    for p in firsts.values():
+        view = View.from_json(p.view)
+        seed = p.source["seed"] * 100003 + p.source["match"] * 101 + p.source["action"] - 1
+        judged = judge(view, seed)
+        assert judged is not None and judged[0] == p.answer, p.id
 
 
 @pytest.mark.slow  # two searches through bots' matches: seconds

@@ -7,8 +7,11 @@ a search valued one class of identical plays ahead of every other by at least th
 other seeds) agreed on the same best play and margin. Its answer is that class; any member of
 it (a mirror end) is right.
 
-``fives puzzles make --seed S --count N`` writes the set the package ships
-(``puzzles.json.gz`` beside this module): the same arguments write the same file.
+``fives puzzles make --seed S --count N`` writes a set (the package ships ``puzzles.json.gz``
+beside this module): the same arguments write the same file with the same bots. The shipped set
+was written with seed 2026 and count 500 by the bots of 2026-12-06's morning (commit 32c32ca);
+the bots' matches have changed since (``medium``, and ``hard``'s prior with it), so the command
+finds other positions today, and the set is kept: players' tries and ratings name its puzzles.
 """
 
 from __future__ import annotations
