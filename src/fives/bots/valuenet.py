@@ -293,13 +293,9 @@ def world_leaf(view: View, net: ValueNet) -> Callable[[State], float]:
     def value(state: State) -> float:
         if state.turn < 0:
             return 0.0
-        table = 0
-        for t in state.layout.tiles():
-            table |= t.mask
-        sizes = [h.bit_count() for h in state.hands]
-        return net(encode(state.config, seat, state.hands[seat], table, state.layout, sizes,
-                          state.stock_left(), state.turn, voids,
-                          [float(s) for s in state.scores]))
+        return net(encode(state.config, seat, state.hands[seat], mask_of(state.layout.tiles()),
+                          state.layout, state.hand_sizes(), state.stock_left(), state.turn,
+                          voids, [float(s) for s in state.scores]))
 
     return value
 

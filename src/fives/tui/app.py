@@ -367,7 +367,9 @@ class FivesApp(App[str]):
 
     def time_up(self) -> None:
         need = self.need
-        if not self.is_running or not isinstance(need, Turn) or self.deadline is None or time.monotonic() < self.deadline - 0.05:
+        if not self.is_running or not isinstance(need, Turn) or self.deadline is None:
+            return
+        if time.monotonic() < self.deadline - 0.05:
             return
         action = self.match.timed_out(need.view)
         self.play(action)
