@@ -76,6 +76,30 @@ def test_the_exact_endgame_counts_a_partner_as_a_partner() -> None:
     assert differs >= 1  # the positions test what they claim to
 
 
+@pytest.mark.parametrize("game", ["fives-and-threes", "block", "all-fives"])
+def test_the_exact_endgame_is_plain_minimax_deeper_and_leaves_the_state_alone(game: str) -> None:
+    """Two players, up to nine tiles in hands (the plays tried best first, each node copying
+    only for the actions before its last): alpha-beta's value is plain minimax's, with a match
+    won weighing too, and the state searched is left as it was."""
+    rng = random.Random(5)
+    checked = 0
+    while checked < 4:
+        state = State(Config.make(game, 2))
+        state.deal_next(rng)
+        while state.turn >= 0 and not endgame_ready(state, 9):
+            codes = state.legal_codes()
+            state.apply_code(codes[int(rng.random() * len(codes))])
+        if state.turn < 0 or len(state.legal_codes()) < 2:
+            continue
+        before = [float(s) for s in state.scores]
+        log, hands = state.log[:], state.hands[:]
+        for side in (0, 1):
+            exact = exact_value(state, before, side, 30.0)
+            assert exact == pytest.approx(_minimax(state, before, side, match_weight=30.0))
+        assert (state.log, state.hands) == (log, hands)
+        checked += 1
+
+
 @pytest.mark.parametrize(("game", "players"), [("all-fives", 2), ("muggins", 3),
                                                ("fives-and-threes", 4), ("block", 4)])
 def test_plays_merged_as_one_leave_the_same_game(game: str, players: int) -> None:

@@ -206,20 +206,33 @@ def endgame_view(view: View, max_tiles: int) -> bool:
 
 def exact_value(state: State, before: Sequence[Score], side: int, match_weight: float,
                 alpha: float = -1e9, beta: float = 1e9) -> float:
-    """Perfect-information minimax (alpha-beta) of the rest of the round, two sides only."""
-    if state.turn < 0:
+    """Perfect-information minimax (alpha-beta) of the rest of the round, two sides only.
+
+    (A transposition table was tried and gained nothing: positions rarely repeat, the
+    scores and the table's ends differ by the order the plays came in.)"""
+    return _solve(state.copy(), before, side, match_weight, alpha, beta)
+
+
+def _solve(state: State, before: Sequence[Score], side: int, match_weight: float,
+           alpha: float, beta: float) -> float:
+    """:func:`exact_value` of a state the call may change (each node copies only for the
+    actions before its last: a forced move, and the last action tried, play on it)."""
+    while state.turn >= 0:
+        codes = state.legal_codes()
+        if len(codes) > 1:
+            break
+        state.apply_code(codes[0])
+    else:
         return outcome_value(state, before, side, match_weight)
-    codes = state.legal_codes()
-    if len(codes) == 1:
-        st = state.copy()
-        st.apply_code(codes[0])
-        return exact_value(st, before, side, match_weight, alpha, beta)
     maximize = state.side[state.turn] == side
     best = -1e9 if maximize else 1e9
-    for code in codes:
-        st = state.copy()
+    # the plays that score most first: alpha-beta cuts most when the best reply comes first
+    codes.sort(key=lambda c: -_greedy_key(state, c) if c < _PLAY_LIMIT else 1e9)
+    last = len(codes) - 1
+    for i, code in enumerate(codes):
+        st = state.copy() if i < last else state
         st.apply_code(code)
-        value = exact_value(st, before, side, match_weight, alpha, beta)
+        value = _solve(st, before, side, match_weight, alpha, beta)
         if maximize:
             if value > best:
                 best = value
