@@ -163,3 +163,22 @@ def test_searching_the_replies_values_each_play_at_its_opponents_best_answer(
     assert all(worst[a] <= plain[a] + 1e-9 for a in view.legal)
     assert any(worst[a] < plain[a] - 1e-9 for a in view.legal)
 
+
+@pytest.mark.parametrize(("players", "teams"), [(2, False), (4, True)])
+def test_with_others_by_policy_no_other_seat_chooses_by_the_tree(players: int,
+                                                                 teams: bool) -> None:
+    """A tree node of another seat aggregates that seat's worlds, so it chooses as if it did
+    not know its own tiles; with ``others_by_policy`` none of the other seats' choices in the
+    tree is the tree's (they play from their own hands, as in the playouts); without it, all
+    are. Either way every legal action is valued."""
+    config = Config.make("all-fives", players, teams=teams)
+    view = next(v for v in decision_views(config, 3, 12)
+                if len(action_classes(v.layout, list(v.legal))) >= 2)
+    shares = []
+    for by_policy in (False, True):
+        stats: dict[str, float] = {}
+        values = ismcts_values(view, random.Random(1), iterations=600, eps=0.0, pool=50,
+                               stats=stats, others_by_policy=by_policy)
+        assert set(values) == set(view.legal)
+        shares.append(stats["others_by_tree"])
+    assert shares == [1.0, 0.0]

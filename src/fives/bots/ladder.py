@@ -257,9 +257,12 @@ class IsmctsBot(Bot):
         infer: bool = False,
         hint: str = "medium",
         leaf_after: int = -1,
+        others_by_policy: bool = False,
     ) -> None:
         self.name = name
         self.prior = prior
+        #: the other seats play in the tree by the playouts' policy from their own hands (a trial)
+        self.others_by_policy = others_by_policy
         #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
         self.hint = hint
         #: with 0 or more, playouts stop that many moves in and the learned network values
@@ -287,6 +290,7 @@ class IsmctsBot(Bot):
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
             leaf=_leaf(view, self.leaf_after), leaf_after=max(0, self.leaf_after),
+            others_by_policy=self.others_by_policy,
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 

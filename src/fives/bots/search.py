@@ -607,6 +607,7 @@ def ismcts_values(
     stats: dict[str, float] | None = None,
     leaf: Callable[[State], float] | None = None,
     leaf_after: int = 0,
+    others_by_policy: bool = False,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions under SO-ISMCTS.
 
@@ -621,8 +622,13 @@ def ismcts_values(
     outcomes (a move never tried gets the worst of the others). With ``beta`` > 0 the pool is
     drawn by how well its worlds explain the others' plays (:func:`inferred_worlds`);
     ``stats`` then gets ``ess_share``, the effective worlds per candidate, and ``exact_share``,
-    the share of the iterations solved exactly. With ``leaf``, the playout from a new node
-    stops after ``leaf_after`` moves and ``leaf`` values the rest of the round.
+    the share of the iterations solved exactly, and ``others_by_tree``, the share of the other
+    seats' choices in the tree that its statistics made. With ``leaf``, the playout from a new node
+    stops after ``leaf_after`` moves and ``leaf`` values the rest of the round. With
+    ``others_by_policy`` only the seat's own moves are chosen by the tree: every other seat
+    (partner or opponent) plays in the tree as in the playouts, by the informed policy from its
+    own hand in that world (a tree's node for another seat aggregates its worlds, so it chooses
+    as if it did not know its own tiles, the more often the deeper the tree grows).
     """
     if endgame_tiles > 0 and endgame_view(view, endgame_tiles):
         # an endgame at the root: every world is solved exactly there, where the tree's means
@@ -638,6 +644,7 @@ def ismcts_values(
     if isinstance(ready, dict):
         return ready
     side, classes, sampler = ready
+    me = view.seat
     roots = [int(g[0]) for g in classes]
     stream = WorldStream(sampler, beta, pool)
     worlds: list[State] = []
@@ -664,6 +671,8 @@ def ismcts_values(
     m2 = 0.0
     it = 0
     solved_count = 0
+    others_choices = 0  # the other seats' choices (more than one legal move) in the tree
+    others_by_tree = 0  # of them, those the tree's statistics made
     while True:
         if it >= iterations and (move_time <= 0 or time.process_time() - started >= move_time):
             break
@@ -677,6 +686,24 @@ def ismcts_values(
         value = 0.0
         solved = False
         while True:  # down the tree to a move not tried yet, or the end of the round
+            others = st.turn != me and len(codes) > 1
+            if others:
+                others_choices += 1
+            if others_by_policy and st.turn != me:
+                code = policy.choose(st, codes, rand) if len(codes) > 1 else codes[0]
+                child = node.children.get(code)
+                if child is None:
+                    child = _Node(st.side[st.turn])
+                    node.children[code] = child
+                st.apply_code(code)
+                path.append(child)
+                node = child
+                if st.turn < 0:
+                    break
+                codes = st.legal_codes()
+                continue
+            if others:
+                others_by_tree += 1
             spread = math.sqrt(m2 / count) if count > 1 else 10.0
             untried: list[int] = []
             best: _Node | None = None
@@ -735,6 +762,7 @@ def ismcts_values(
             n.total += value if n.side == side else -value
     if stats is not None:
         stats["exact_share"] = solved_count / max(1, it)
+        stats["others_by_tree"] = others_by_tree / max(1, others_choices)
     means = [c.total / c.visits for c in root.children.values() if c.visits]
     unvisited = min(means) if means else 0.0
     out: dict[Action, float] = {}
