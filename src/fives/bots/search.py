@@ -689,48 +689,42 @@ def ismcts_values(
             others = st.turn != me and len(codes) > 1
             if others:
                 others_choices += 1
-            if others_by_policy and st.turn != me:
-                code = policy.choose(st, codes, rand) if len(codes) > 1 else codes[0]
-                child = node.children.get(code)
-                if child is None:
-                    child = _Node(st.side[st.turn])
-                    node.children[code] = child
-                st.apply_code(code)
-                path.append(child)
-                node = child
-                if st.turn < 0:
-                    break
-                codes = st.legal_codes()
-                continue
-            if others:
-                others_by_tree += 1
-            spread = math.sqrt(m2 / count) if count > 1 else 10.0
-            untried: list[int] = []
             best: _Node | None = None
             best_code = -1
-            best_key = -1e18
-            for code in codes:
-                child = node.children.get(code)
-                if child is None:
-                    child = _Node(st.side[st.turn])
-                    node.children[code] = child
-                child.avail += 1
-                if not child.visits:
-                    untried.append(code)
-            if untried:
-                code = untried[int(rand() * len(untried))]
-                st.apply_code(code)
-                path.append(node.children[code])
-                break
-            for code in codes:
-                child = node.children[code]
-                key = child.total / child.visits + explore * spread * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
-                if key > best_key:
-                    best_key = key
-                    best = child
-                    best_code = code
+            if others_by_policy and st.turn != me:
+                best_code = policy.choose(st, codes, rand) if len(codes) > 1 else codes[0]
+                best = node.children.get(best_code)
+                if best is None:
+                    best = _Node(st.side[st.turn])
+                    node.children[best_code] = best
+            else:
+                if others:
+                    others_by_tree += 1
+                spread = math.sqrt(m2 / count) if count > 1 else 10.0
+                untried: list[int] = []
+                best_key = -1e18
+                for code in codes:
+                    child = node.children.get(code)
+                    if child is None:
+                        child = _Node(st.side[st.turn])
+                        node.children[code] = child
+                    child.avail += 1
+                    if not child.visits:
+                        untried.append(code)
+                if untried:
+                    code = untried[int(rand() * len(untried))]
+                    st.apply_code(code)
+                    path.append(node.children[code])
+                    break
+                for code in codes:
+                    child = node.children[code]
+                    key = child.total / child.visits + explore * spread * math.sqrt(
+                        math.log(child.avail) / child.visits
+                    )
+                    if key > best_key:
+                        best_key = key
+                        best = child
+                        best_code = code
             assert best is not None
             st.apply_code(best_code)
             path.append(best)
