@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 from fives.bots.base import Bot
 from fives.bots.playmodel import play_beta
-from fives.bots.search import halving_values, ismcts_values, search_values
+from fives.bots.search import MediumRule, halving_values, ismcts_values, search_values
 from fives.bots.valuenet import action_values, shipped_net, world_leaf
 from fives.core.sampling import proven_voids
 from fives.core.state import State
-from fives.core.tiles import ALL_TILES, Action, mask_of
+from fives.core.tiles import Action, mask_of
 from fives.core.view import View
 
 __all__ = [
@@ -104,88 +104,30 @@ class MediumBot(Bot):
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
         cfg = view.config
-        game = cfg.game
         seat = view.seat
         assert seat is not None
         n = cfg.players
-        table = game.play_points
-        scoring = [p for p in table if p > 0]
-        k = min(scoring) / 5.0 if scoring and self.unit_scaled else 1.0
         nxt = (seat + 1) % n
         while view.out and view.out[nxt] and nxt != seat:
             nxt = (nxt + 1) % n
-        opponent_is_partner = cfg.teams and cfg.side_of(nxt) == cfg.side_of(seat)
-        seen = mask_of(view.hand) | mask_of(view.layout.tiles())
-        unseen = [t for t in ALL_TILES if not seen & t.mask]
-        void_next = proven_voids(view, nxt)
-        opponents = [s for s in range(n) if cfg.side_of(s) != cfg.side_of(seat)]
+        hand = mask_of(view.hand)
         void_all = 0x7F
-        for s in opponents:
-            void_all &= proven_voids(view, s)
-        pays_pips = game.remaining != "none"
-        my_score = view.scores[cfg.side_of(seat)]
-        out: dict[Action, float] = {}
-        for action in view.legal:
-            tile = action.tile
-            if tile is None:
-                out[action] = 0.0
-                continue
-            lay = view.layout.copy()
-            end = action.end if action.end is not None else 0
-            total = lay.place(tile.id, end)
-            points = table[total]
-            value = float(points)
-            if game.exact_target:
-                after = my_score + points
-                if after > cfg.target:
-                    value = -5.0
-                elif after == cfg.target:
-                    value += 100.0
-                elif cfg.target - after <= 8:
-                    value += 1.0  # close to 61: small steps are easier to land exactly
-            # what the next player may answer, from the tiles it may hold
-            reply = 0.0
-            replies: list[int] = []
-            fitting = 0
-            for t in unseen:
-                if (1 << t.low | 1 << t.high) & void_next:
-                    continue
-                best_t = -1
-                for e, v in lay.ends:
-                    if t.has(v):
-                        best_t = max(best_t, table[lay.total_after(t.id, e)])
-                if best_t >= 0:
-                    fitting += 1
-                replies.append(max(0, best_t))
-            # each tile the next seat may hold, held with the same chance
-            chance = min(1.0, view.hand_sizes[nxt] / len(replies)) if replies else 0.0
-            if self.block_weight and replies:
-                can_play = 1.0 - (1.0 - chance) ** fitting
-                value -= (-0.5 if opponent_is_partner else 1.0) * self.block_weight * k * can_play
-            if game.play_scoring != "none":
-                if replies and self.expected_reply:
-                    # the best tile held is the one played
-                    miss = 1.0
-                    for r in sorted(replies, reverse=True):
-                        if not r:
-                            break
-                        reply += r * chance * miss
-                        miss *= 1.0 - chance
-                elif replies:
-                    reply = float(max(replies))
-            value += (0.5 if opponent_is_partner else -self.reply_weight) * reply
-            rest = [t for t in view.hand if t is not tile]
-            if pays_pips:
-                value += self.pips_weight * k * tile.pips
-            if tile.is_double:
-                value += 2.0 * k
-            open_numbers = {v for _, v in lay.ends}
-            value += 0.8 * k * sum(1 for t in rest if any(t.has(v) for v in open_numbers))
-            value += 0.3 * k * len({h for t in rest for h in (t.low, t.high)})
-            if void_all and all(void_all >> v & 1 for v in open_numbers):
-                value += 4.0 * k  # every opponent is proven out of the open numbers
-            out[action] = value
-        return out
+        for s in range(n):
+            if cfg.side_of(s) != cfg.side_of(seat):
+                void_all &= proven_voids(view, s)
+        rule = MediumRule(
+            cfg, reply_weight=self.reply_weight, pips_weight=self.pips_weight,
+            block_weight=self.block_weight, unit_scaled=self.unit_scaled,
+            expected_reply=self.expected_reply,
+        )
+        found = rule.values(
+            [int(a) for a in view.legal], hand, view.layout,
+            mask_of(view.layout.tiles()), proven_voids(view, nxt),
+            void_all, view.hand_sizes[nxt],
+            bool(cfg.teams) and cfg.side_of(nxt) == cfg.side_of(seat),
+            view.scores[cfg.side_of(seat)],
+        )
+        return dict(zip(view.legal, found))
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -258,9 +200,12 @@ class IsmctsBot(Bot):
         hint: str = "medium",
         leaf_after: int = -1,
         others_by_policy: bool = False,
+        playouts: str = "greedy",
     ) -> None:
         self.name = name
         self.prior = prior
+        #: how the playouts play: ``greedy`` or by ``medium``'s rule of thumb
+        self.playouts = playouts
         #: the other seats play in the tree by the playouts' policy from their own hands (a trial)
         self.others_by_policy = others_by_policy
         #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
@@ -290,7 +235,7 @@ class IsmctsBot(Bot):
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
             leaf=_leaf(view, self.leaf_after), leaf_after=max(0, self.leaf_after),
-            others_by_policy=self.others_by_policy,
+            others_by_policy=self.others_by_policy, playouts=self.playouts,
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 
@@ -322,9 +267,12 @@ class HalvingBot(Bot):
         hint: str = "medium",
         leaf_after: int = -1,
         replies: bool = False,
+        playouts: str = "greedy",
     ) -> None:
         self.name = name
         self.worlds = worlds
+        #: how the playouts play: ``greedy`` or by ``medium``'s rule of thumb
+        self.playouts = playouts
         #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
         self.hint = hint
         #: with 0 or more, playouts stop that many moves in and the learned network values
@@ -353,7 +301,7 @@ class HalvingBot(Bot):
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
             stats=self.last_stats, leaf=_leaf(view, self.leaf_after),
-            leaf_after=max(0, self.leaf_after), replies=self.replies,
+            leaf_after=max(0, self.leaf_after), replies=self.replies, playouts=self.playouts,
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 

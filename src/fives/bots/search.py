@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from fives.bots.transpose import action_classes
+from fives.core.games import Config
 from fives.core.layout import Layout
 from fives.core.outcome import Score
 from fives.core.sampling import SamplingError, WorldSampler
@@ -23,8 +24,9 @@ from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
 __all__ = [
-    "Policy", "WorldStream", "greedy_code", "halving_values", "inferred_worlds",
-    "ismcts_values", "leaf_value", "outcome_value", "playout", "policy_playout", "search_values",
+    "MediumPolicy", "MediumRule", "Policy", "WorldStream", "greedy_code", "halving_values",
+    "inferred_worlds", "ismcts_values", "leaf_value", "open_numbers", "outcome_value", "playout",
+    "policy_playout", "search_values",
 ]
 
 _PLAY_LIMIT: Final = LEAD_BASE + 28
@@ -434,6 +436,274 @@ def _best_reply(lay: Layout, hand: int, table: list[int]) -> int:
     return best
 
 
+# -- medium's rule of thumb, for the medium bot and as a playout policy ------------------------
+
+_ALL_TILES_MASK: Final = (1 << 28) - 1
+#: each tile's numbers as a 7-bit mask
+_NUMBERS: Final = tuple(1 << t.low | 1 << t.high for t in ALL_TILES)
+_DOUBLES: Final = tuple(t.is_double for t in ALL_TILES)
+_DRAW: Final = LEAD_BASE + 28
+_PASS: Final = LEAD_BASE + 29
+
+
+def open_numbers(lay: Layout) -> int:
+    """The numbers showing at the open ends (a 7-bit mask)."""
+    numbers = 0
+    for _, v in lay.ends:
+        numbers |= 1 << v
+    return numbers
+
+
+class MediumRule:
+    """``medium``'s rule of thumb (:class:`fives.bots.ladder.MediumBot`, whose docstring and
+    README section give its terms), compiled here so that playouts can afford it: the game's
+    settings and the weights read once, the values of a seat's legal codes worked out from
+    what that seat knows (its hand, the table, the tiles it cannot see, the next seat's hand
+    size and proven voids).
+    """
+
+    def __init__(self, config: Config, *, reply_weight: float = 1.0, pips_weight: float = 0.25,
+                 block_weight: float = 12.0, unit_scaled: bool = True,
+                 expected_reply: bool = True) -> None:
+        game = config.game
+        self.table: list[int] = list(game.play_points)
+        scoring = [p for p in self.table if p > 0]
+        #: the terms other than points, scaled by the game's smallest scoring play over 5
+        self.k = min(scoring) / 5.0 if scoring and unit_scaled else 1.0
+        self.exact = game.exact_target
+        self.target = config.target
+        self.scoring = game.play_scoring != "none"
+        self.pays_pips = game.remaining != "none"
+        self.reply_weight = reply_weight
+        self.pips_weight = pips_weight
+        self.block_weight = block_weight
+        self.expected_reply = expected_reply
+
+    def values(self, codes: list[int], hand: int, lay: Layout, on_table: int, void_next: int,
+               void_all: int, next_size: int, partner: bool, my_score: Score) -> list[float]:
+        """The value of each of ``codes`` for a seat holding ``hand`` with ``on_table`` on the
+        table ``lay`` (masks of tiles); the next seat, ``partner`` or not, holds ``next_size``
+        tiles and none of the numbers in ``void_next``; every opponent none of ``void_all``."""
+        table = self.table
+        k = self.k
+        out: list[float] = []
+        # the tiles the next seat may hold: unseen, not proven void
+        may_hold: list[int] = []
+        rest_mask = _ALL_TILES_MASK & ~hand & ~on_table
+        while rest_mask:
+            low = rest_mask & -rest_mask
+            rest_mask ^= low
+            tid = low.bit_length() - 1
+            if not _NUMBERS[tid] & void_next:
+                may_hold.append(tid)
+        held = len(may_hold)
+        chance = min(1.0, next_size / held) if held else 0.0
+        for code in codes:
+            if code >= _DRAW:
+                out.append(0.0)
+                continue
+            if code < LEAD_BASE:
+                tid = code >> 2
+                end = code & 3
+            else:
+                tid = code - LEAD_BASE
+                end = 0
+            after = lay.copy()
+            total = after.place(tid, end)
+            points = table[total]
+            value = float(points)
+            if self.exact:
+                reached = my_score + points
+                if reached > self.target:
+                    value = -5.0
+                elif reached == self.target:
+                    value += 100.0
+                elif self.target - reached <= 8:
+                    value += 1.0  # close to 61: small steps are easier to land exactly
+            # what the next seat may answer, each tile it may hold held with the same chance
+            replies: list[int] = []
+            fitting = 0
+            ends = after.ends
+            for t in may_hold:
+                best_t = -1
+                numbers = _NUMBERS[t]
+                for e, v in ends:
+                    if numbers >> v & 1:
+                        p = table[after.total_after(t, e)]
+                        if p > best_t:
+                            best_t = p
+                if best_t >= 0:
+                    fitting += 1
+                replies.append(best_t if best_t > 0 else 0)
+            if self.block_weight and held:
+                can_play = 1.0 - (1.0 - chance) ** fitting
+                value -= (-0.5 if partner else 1.0) * self.block_weight * k * can_play
+            reply = 0.0
+            if self.scoring and held:
+                if self.expected_reply:
+                    # the best tile held is the one played
+                    replies.sort(reverse=True)
+                    miss = 1.0
+                    for r in replies:
+                        if not r:
+                            break
+                        reply += r * chance * miss
+                        miss *= 1.0 - chance
+                else:
+                    reply = float(max(replies))
+            value += (0.5 if partner else -self.reply_weight) * reply
+            rest = hand & ~(1 << tid)
+            if self.pays_pips:
+                value += self.pips_weight * k * _PIPS[tid]
+            if _DOUBLES[tid]:
+                value += 2.0 * k
+            showing = open_numbers(after)
+            touching = 0
+            kept_numbers = 0
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                numbers = _NUMBERS[low.bit_length() - 1]
+                if numbers & showing:
+                    touching += 1
+                kept_numbers |= numbers
+            value += 0.8 * k * touching
+            value += 0.3 * k * kept_numbers.bit_count()
+            if void_all and not showing & ~void_all:
+                value += 4.0 * k  # every opponent is proven out of the open numbers
+            out.append(value)
+        return out
+
+
+class MediumPolicy:
+    """Playouts in which every seat plays what ``medium`` would from its own view of the world:
+    its hand, the table, the tiles it cannot see, the others' hand sizes and the numbers they
+    are proven void in, proven along the playout as :func:`fives.core.sampling.proven_voids`
+    proves them from a view (each draw or pass proves the hand of that moment held none of the
+    open numbers; a tile drawn and kept is not covered until the seat's next draw or pass).
+    Ties go to the heaviest tile, then to the first; a random legal move with ``eps``.
+    """
+
+    def __init__(self, state: State, eps: float) -> None:
+        cfg = state.config
+        self.rule = MediumRule(cfg)
+        self.eps = eps
+        self.n = state.n
+        self.side: list[int] = list(state.side)
+        self.teams = cfg.teams
+        self.spinner = cfg.game.spinner
+        self.gate = cfg.side_arm_gate
+        # what a world proves at its start (:meth:`start`), before the first action
+        self.root_voids: list[int] = [0] * self.n
+        self.root_pending = -1
+        self.root_pending_numbers = 0
+        # the current playout's
+        self.voids: list[int] = [0] * self.n
+        self.pending = -1
+        self.pending_numbers = 0
+
+    def start(self, world: State) -> None:
+        """Read what the round so far proves, from ``world``'s log (once per world)."""
+        self.voids = [0] * self.n
+        self.pending = -1
+        self.pending_numbers = 0
+        lay = Layout(self.spinner, self.gate)
+        for entry in world.log:
+            code = entry[1]
+            self.note(entry[0], code, open_numbers(lay))
+            if code < LEAD_BASE:
+                lay.place(code >> 2, code & 3)
+            elif code < _DRAW:
+                lay.place(code - LEAD_BASE, 0)
+        self.root_voids = self.voids[:]
+        self.root_pending = self.pending
+        self.root_pending_numbers = self.pending_numbers
+
+    def note(self, seat: int, code: int, showing: int) -> None:
+        """What ``seat``'s move ``code`` proves, the open numbers ``showing`` before it."""
+        if self.pending >= 0:
+            if seat == self.pending and code < _DRAW:
+                self.voids[seat] |= self.pending_numbers  # the draw before a play proves
+            else:
+                self.voids[self.pending] = 0  # a tile drawn and kept, not covered yet
+            self.pending = -1
+        if code == _PASS:
+            self.voids[seat] |= showing
+        elif code == _DRAW:
+            self.pending = seat
+            self.pending_numbers = showing
+
+    def playout(self, state: State, first: int, rng: random.Random) -> None:
+        """Apply ``first`` to ``state`` (the world :meth:`start` read) and play the round out."""
+        self.voids = self.root_voids[:]
+        self.pending = self.root_pending
+        self.pending_numbers = self.root_pending_numbers
+        self._play(state, first, rng.random)
+
+    def finish(self, state: State, rng: random.Random) -> None:
+        """Play the round in ``state`` out, from what its log proves (a state not read yet)."""
+        self.start(state)
+        if state.turn >= 0:
+            codes = state.legal_codes()
+            rand = rng.random
+            self._play(state, codes[0] if len(codes) == 1 else self.choose(state, codes, rand),
+                       rand)
+
+    def _play(self, state: State, first: int, rand: Callable[[], float]) -> None:
+        code = first
+        while True:
+            self.note(state.turn, code, open_numbers(state.layout))
+            state.apply_code(code)
+            if state.turn < 0:
+                return
+            codes = state.legal_codes()
+            code = codes[0] if len(codes) == 1 else self.choose(state, codes, rand)
+
+    def choose(self, state: State, codes: list[int], rand: Callable[[], float]) -> int:
+        if rand() < self.eps:
+            return codes[int(rand() * len(codes))]
+        n = self.n
+        seat = state.turn
+        side = self.side
+        nxt = (seat + 1) % n
+        out = state.out
+        while out[nxt] and nxt != seat:
+            nxt = (nxt + 1) % n
+        hands = state.hands
+        hand = hands[seat]
+        lay = state.layout
+        void_all = 0x7F
+        for s in range(n):
+            if side[s] != side[seat]:
+                void_all &= self.voids[s]
+        values = self.rule.values(
+            codes, hand, lay, _table_mask(state), self.voids[nxt], void_all, hands[nxt].bit_count(),
+            self.teams and side[nxt] == side[seat], state.scores[side[seat]],
+        )
+        best = codes[0]
+        best_value = -1e18
+        best_weight = -2
+        for i, code in enumerate(codes):
+            value = values[i]
+            weight = _PIPS[code >> 2 if code < LEAD_BASE else code - LEAD_BASE] if code < _DRAW else -1
+            if value > best_value + 1e-9 or (value >= best_value - 1e-9 and weight > best_weight):
+                best = code
+                best_value = max(value, best_value)
+                best_weight = weight
+        return best
+
+
+def _table_mask(state: State) -> int:
+    """The tiles on the table: every tile that is in no hand and not in the stock still to come."""
+    held = 0
+    for hand in state.hands:
+        held |= hand
+    stock = state.stock
+    for i in range(state.stock_pos, len(stock)):
+        held |= 1 << stock[i]
+    return _ALL_TILES_MASK & ~held
+
+
 def policy_playout(state: State, policy: Policy, rng: random.Random) -> None:
     """Play the round in ``state`` to its end with ``policy``."""
     rand = rng.random
@@ -471,6 +741,7 @@ def halving_values(
     leaf: Callable[[State], float] | None = None,
     leaf_after: int = 0,
     replies: bool = False,
+    playouts: str = "greedy",
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -489,8 +760,12 @@ def halving_values(
     playout stops ``leaf_after`` moves after the action and ``leaf`` values the rest of the
     round (the bot side's margin still to come, as the learned evaluation estimates it). With
     ``replies``, where an opponent answers the action with a choice, each of its answers is
-    played out and the action is worth the worst of them in that world.
+    played out and the action is worth the worst of them in that world. With ``playouts`` set
+    to ``"medium"``, every seat plays the playouts by medium's rule of thumb from its own view
+    (:class:`MediumPolicy`) instead of the greedy policy.
     """
+    if playouts not in ("greedy", "medium"):
+        raise ValueError(f"unknown playouts {playouts!r}: greedy or medium")
     started = time.process_time()
     if stats is not None:
         stats["exact_share"] = 0.0
@@ -508,6 +783,7 @@ def halving_values(
     playout_rng = random.Random(0)
     reseed = super(random.Random, playout_rng).seed
     policy: Policy | None = None
+    medium: MediumPolicy | None = None
     done = 0  # worlds drawn so far
     stage = max(1, worlds // 8) if halving else worlds
     stream = WorldStream(sampler, beta, max(1, worlds // 8))
@@ -520,14 +796,24 @@ def halving_values(
                 continue
             if policy is None:
                 policy = Policy(world, eps, look, answer)
+                if playouts == "medium":
+                    medium = MediumPolicy(world, eps)
             done += 1
             seed = rng.getrandbits(32)
             before = world.scores[:]
             exact = endgame_tiles > 0 and endgame_ready(world, endgame_tiles)
             if exact:
                 solved_worlds += 1
+            elif medium is not None:
+                medium.start(world)
             for i in alive:
                 st = world.copy()
+                if medium is not None and not exact:
+                    reseed(seed)
+                    medium.playout(st, codes[i], playout_rng)
+                    totals[i] += outcome_value(st, before, side, bonus)
+                    counts[i] += 1
+                    continue
                 st.apply_code(codes[i])
                 if exact:
                     value = exact_value(st, before, side, bonus)
@@ -608,6 +894,7 @@ def ismcts_values(
     leaf: Callable[[State], float] | None = None,
     leaf_after: int = 0,
     others_by_policy: bool = False,
+    playouts: str = "greedy",
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions under SO-ISMCTS.
 
@@ -628,8 +915,12 @@ def ismcts_values(
     ``others_by_policy`` only the seat's own moves are chosen by the tree: every other seat
     (partner or opponent) plays in the tree as in the playouts, by the informed policy from its
     own hand in that world (a tree's node for another seat aggregates its worlds, so it chooses
-    as if it did not know its own tiles, the more often the deeper the tree grows).
+    as if it did not know its own tiles, the more often the deeper the tree grows). With
+    ``playouts`` set to ``"medium"`` the playouts from new nodes are medium's
+    (:class:`MediumPolicy`), as in :func:`halving_values`.
     """
+    if playouts not in ("greedy", "medium"):
+        raise ValueError(f"unknown playouts {playouts!r}: greedy or medium")
     if endgame_tiles > 0 and endgame_view(view, endgame_tiles):
         # an endgame at the root: every world is solved exactly there, where the tree's means
         # (which average the replies it explored, the opponents' mistakes too) only estimate
@@ -658,6 +949,7 @@ def ismcts_values(
     if not worlds:
         return {a: 0.0 for a in view.legal}
     policy = Policy(worlds[0], eps, look, answer)
+    medium = MediumPolicy(worlds[0], eps) if playouts == "medium" else None
     bonus = view.config.target * match_weight
     root = _Node(-1)
     for code in roots:
@@ -743,6 +1035,8 @@ def ismcts_values(
                 reseed(rng.getrandbits(32))
                 if leaf is not None:
                     rest = leaf_value(st, policy, playout_rng, leaf_after, leaf)
+                elif medium is not None:
+                    medium.finish(st, playout_rng)
                 else:
                     policy_playout(st, policy, playout_rng)
         if not solved:
