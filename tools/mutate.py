@@ -68,7 +68,10 @@ GUARDS: dict[str, list[str]] = {
                                  "tests/bots/test_playout_policy.py",
                                  "tests/bots/test_search_values_oracle.py",
                                  "tests/bots/test_ismcts_pinned.py",
-                                 "tests/bots/test_halving_pinned.py"],
+                                 "tests/bots/test_halving_pinned.py",
+                                 "tests/bots/test_medium_playouts.py",
+                                 "tests/bots/test_medium.py",
+                                 "tests/bots/test_medium_rule.py"],
 }
 
 _STATUS = re.compile(r"^\s*(\S+):\s*(\w[\w ]*)$")

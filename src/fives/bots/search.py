@@ -24,7 +24,8 @@ from fives.core.tiles import ALL_TILES, LEAD_BASE, Action
 from fives.core.view import View
 
 __all__ = [
-    "MediumPolicy", "MediumRule", "Policy", "WorldStream", "greedy_code", "halving_values",
+    "MediumPolicy", "MediumRule", "Policy", "WorldStream", "best_code", "greedy_code",
+    "halving_values",
     "inferred_worlds", "ismcts_values", "leaf_value", "open_numbers", "outcome_value", "playout",
     "policy_playout", "search_values",
 ]
@@ -680,17 +681,25 @@ class MediumPolicy:
             codes, hand, lay, _table_mask(state), self.voids[nxt], void_all, hands[nxt].bit_count(),
             self.teams and side[nxt] == side[seat], state.scores[side[seat]],
         )
-        best = codes[0]
-        best_value = -1e18
-        best_weight = -2
-        for i, code in enumerate(codes):
-            value = values[i]
-            weight = _PIPS[code >> 2 if code < LEAD_BASE else code - LEAD_BASE] if code < _DRAW else -1
-            if value > best_value + 1e-9 or (value >= best_value - 1e-9 and weight > best_weight):
+        return best_code(codes, values)
+
+
+def best_code(codes: list[int], values: list[float]) -> int:
+    """The code medium picks by its ``values``: the best value (to a rounding), then the
+    heaviest tile (a draw or pass weighs -1), the first of those."""
+    top = max(values) - 1e-9
+    best = codes[0]
+    best_weight = -2
+    for i, code in enumerate(codes):
+        if values[i] >= top:
+            if code >= _DRAW:
+                weight = -1
+            else:
+                weight = _PIPS[code >> 2 if code < LEAD_BASE else code - LEAD_BASE]
+            if weight > best_weight:
                 best = code
-                best_value = max(value, best_value)
                 best_weight = weight
-        return best
+    return best
 
 
 def _table_mask(state: State) -> int:
