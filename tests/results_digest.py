@@ -80,8 +80,8 @@ def decisions(count: int) -> list[str]:
     bots = [make_bot(name) for name in ("random", "easy", "medium")]
     # hard's search as the ladder sets it, on a fifth of its worlds: the same paths (halving,
     # the exact endgame, the prior), in a fifth of the pure build's time
-    bots.append(HalvingBot("hard", worlds=HARD_WORLDS // 5, eps=0.05, endgame_tiles=6,
-                           prior=0.5))
+    bots.append(HalvingBot("hard", worlds=HARD_WORLDS // 5, eps=0.0, endgame_tiles=6,
+                           prior=0.5, playouts="medium"))
     bots.append(SearchBot("weighted", worlds=6, budget=120, eps=0.1, beta=1.0, prior=0.5))
     lines = []
     k = 0

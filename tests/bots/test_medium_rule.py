@@ -120,7 +120,8 @@ def _decisions(game: str, players: int, teams: bool, seed: int) -> Iterator[View
     """Each turn's view (a forced draw or pass too), and where the target is exact (Fives and
     Threes' 61) the same turn with the mover's side 1 to 9 points short of it."""
     for k, state in enumerate(random_states(game, players, seed, rounds=6, teams=teams)):
-        if len(state.legal_codes()) > 1 or k % 7 == 0:
+        codes = state.legal_codes()
+        if len(codes) > 1 or k % 7 == 0 or codes[0] >= LEAD_BASE + 28:  # a draw or a pass
             yield view_of(state, state.turn)
         if state.config.game.exact_target and k % 3 == 0:
             near = state.copy()
@@ -244,6 +245,9 @@ def test_the_policy_breaks_ties_as_the_bot_does() -> None:
     # a draw or a pass weighs less than any tile, the double blank too
     assert best_code([LEAD_BASE + 28, 0], [1.0, 1.0]) == 0
     assert best_code([LEAD_BASE + 29, LEAD_BASE + 28], [1.0, 1.0]) == LEAD_BASE + 29
+    assert best_code([0, LEAD_BASE + 28], [0.0, 1.0]) == LEAD_BASE + 28
+    # a lead weighs its tile's pips: the 0-1 over the double blank
+    assert best_code([LEAD_BASE, LEAD_BASE + 1], [1.0, 1.0]) == LEAD_BASE + 1
     # and the policy picks by this rule from medium's values
     policy = MediumPolicy(state, eps=0.0)
     policy.start(state)

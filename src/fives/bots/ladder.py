@@ -346,8 +346,12 @@ def _with_prior(
 #: shared among them and the actions (fixed counts, so a seed decides).
 OLD_HARD_WORLDS = 120
 OLD_HARD_BUDGET = 6000
-#: ``hard``: worlds for the actions that survive the halving (README, Bots)
-HARD_WORLDS = 1000
+#: ``hard``: worlds for the actions that survive the halving, played out by medium's rule of
+#: thumb (README, Bots)
+HARD_WORLDS = 300
+#: ``hard`` before 2026-12-07 (``hard-greedy``, and the candidates measured against it):
+#: worlds for greedy playouts
+GREEDY_WORLDS = 1000
 #: ``expert``: ISMCTS iterations at least, and the CPU seconds it may go on for
 EXPERT_ITERATIONS = 3000
 EXPERT_MOVE_TIME = 0.3

@@ -26,6 +26,7 @@ from fives.bots.base import Bot, BotError
 from fives.bots.ladder import (
     EXPERT_ITERATIONS,
     EXPERT_MOVE_TIME,
+    GREEDY_WORLDS,
     HARD_WORLDS,
     OLD_HARD_BUDGET,
     OLD_HARD_WORLDS,
@@ -49,9 +50,10 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "easy": EasyBot,
     "medium": MediumBot,
-    # many worlds, greedy playouts, successive halving, exact endgame, the heuristic's prior
+    # worlds played out by medium's rule of thumb, successive halving, exact endgame, the
+    # heuristic's prior
     "hard": lambda: HalvingBot(
-        "hard", worlds=HARD_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5
+        "hard", worlds=HARD_WORLDS, eps=0.0, endgame_tiles=6, prior=0.5, playouts="medium"
     ),
     # information-set MCTS under a CPU-time budget (at least EXPERT_ITERATIONS)
     "expert": lambda: IsmctsBot(
@@ -61,7 +63,7 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     "cheat": CheatBot,
     # candidates with worlds drawn by the others' plays (issue 27), measured before adopted
     "hard-i": lambda: HalvingBot(
-        "hard-i", worlds=HARD_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5, infer=True
+        "hard-i", worlds=GREEDY_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5, infer=True
     ),
     "expert-i": lambda: IsmctsBot(
         "expert-i", iterations=EXPERT_ITERATIONS, eps=0.0, pool=400, endgame_tiles=6,
@@ -69,11 +71,15 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     ),
     # candidates with the learned evaluation's one-ply values as the prior (issue 27)
     "hard-n": lambda: HalvingBot(
-        "hard-n", worlds=HARD_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5, hint="net"
+        "hard-n", worlds=GREEDY_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5, hint="net"
     ),
     "expert-n": lambda: IsmctsBot(
         "expert-n", iterations=EXPERT_ITERATIONS, eps=0.0, pool=400, endgame_tiles=6,
         prior=0.5, move_time=EXPERT_MOVE_TIME, hint="net",
+    ),
+    # hard before 2026-12-07: many worlds, greedy playouts (the README's rows before that day)
+    "hard-greedy": lambda: HalvingBot(
+        "hard-greedy", worlds=GREEDY_WORLDS, eps=0.05, endgame_tiles=6, prior=0.5
     ),
     # hard as it played before the core was compiled, to measure what the budget gained
     "hard-30x1500": lambda: SearchBot("hard-30x1500", worlds=30, budget=1500, eps=0.1, prior=0.5),
@@ -89,7 +95,7 @@ _LADDER: dict[str, Callable[[], Bot]] = {
 #: bots for measurement only: ``cheat`` sees other hands, ``hard-30x1500`` and ``hard-old`` are
 #: old searches, ``pimc`` the plain baseline
 _MEASUREMENT = ("cheat", "hard-30x1500", "pimc", "hard-old", "hard-i", "expert-i", "hard-n",
-                "expert-n")
+                "expert-n", "hard-greedy")
 
 #: the levels people can pick, weakest first
 BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]
