@@ -61,11 +61,13 @@ def test_the_plain_pimc_baseline_is_for_measurement_only() -> None:
 
 
 def test_a_move_time_caps_the_budget_of_a_time_budget_level() -> None:
-    expert = BotName.parse("expert").make()
-    own = expert.move_time  # type: ignore[attr-defined]
+    tree = BotName.parse("expert-tree").make()
+    own = tree.move_time  # type: ignore[attr-defined]
     assert own > 0
-    assert BotName.parse("expert").make(move_time=own / 2).move_time == own / 2  # type: ignore[attr-defined]
-    assert BotName.parse("expert").make(move_time=own * 10).move_time == own  # type: ignore[attr-defined]
+    assert BotName.parse("expert-tree").make(move_time=own / 2).move_time == own / 2  # type: ignore[attr-defined]
+    assert BotName.parse("expert-tree").make(move_time=own * 10).move_time == own  # type: ignore[attr-defined]
+    # a level with a count of worlds, not a clock, is left as it is
+    assert BotName.parse("expert").make(move_time=0.01).move_time == 0.0  # type: ignore[attr-defined]
 
 
 def test_the_servers_bots_think_within_their_deadline() -> None:

@@ -352,7 +352,10 @@ HARD_WORLDS = 300
 #: ``hard`` before 2026-12-07 (``hard-greedy``, and the candidates measured against it):
 #: worlds for greedy playouts
 GREEDY_WORLDS = 1000
-#: ``expert``: ISMCTS iterations at least, and the CPU seconds it may go on for
+#: ``expert``: worlds for the actions that survive the halving, played out as ``hard``'s
+EXPERT_WORLDS = 600
+#: ``expert-tree`` (``expert`` before 2026-12-07, and its candidates): ISMCTS iterations at
+#: least, and the CPU seconds it may go on for
 EXPERT_ITERATIONS = 3000
 EXPERT_MOVE_TIME = 0.3
 
