@@ -521,33 +521,36 @@ class MediumRule:
                     value += 100.0
                 elif self.target - reached <= 8:
                     value += 1.0  # close to 61: small steps are easier to land exactly
-            # what the next seat may answer, each tile it may hold held with the same chance
+            # what the next seat may answer, each tile it may hold held with the same chance:
+            # the tiles that fit an open end, and the scoring answers among them (a tile that
+            # fits no end is skipped before its ends are tried: most are, and the loop is hot)
+            showing = open_numbers(after)
             replies: list[int] = []
             fitting = 0
             ends = after.ends
             for t in may_hold:
-                best_t = -1
                 numbers = _NUMBERS[t]
+                if not numbers & showing:
+                    continue
+                fitting += 1
+                best_t = 0
                 for e, v in ends:
                     if numbers >> v & 1:
                         p = table[after.total_after(t, e)]
                         if p > best_t:
                             best_t = p
-                if best_t >= 0:
-                    fitting += 1
-                replies.append(best_t if best_t > 0 else 0)
+                if best_t:
+                    replies.append(best_t)
             if self.block_weight and held:
                 can_play = 1.0 - (1.0 - chance) ** fitting
                 value -= (-0.5 if partner else 1.0) * self.block_weight * k * can_play
             reply = 0.0
-            if self.scoring and held:
+            if self.scoring and held and replies:
                 if self.expected_reply:
                     # the best tile held is the one played
                     replies.sort(reverse=True)
                     miss = 1.0
                     for r in replies:
-                        if not r:
-                            break
                         reply += r * chance * miss
                         miss *= 1.0 - chance
                 else:
@@ -558,7 +561,6 @@ class MediumRule:
                 value += self.pips_weight * k * _PIPS[tid]
             if _DOUBLES[tid]:
                 value += 2.0 * k
-            showing = open_numbers(after)
             touching = 0
             kept_numbers = 0
             while rest:
