@@ -4,6 +4,7 @@ training command writes."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -12,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from fives.bots.playmodel import fit_beta, mean_log_likelihood, play_beta
+from fives.bots.registry import _LADDER
 from fives.bots.search import greedy_log_likelihood
-from fives.bots.training import train
+from fives.bots.training import first_match_digest, train
 from fives.cli.main import main
+from fives.cli.train_cmd import register
 from fives.core.games import Config
 from fives.core.state import State
 
@@ -74,6 +77,29 @@ def test_the_shipped_model_names_how_it_was_made_and_is_read() -> None:
         assert play_beta(game) == entry["beta"] > 0
         # the fit explains the plays better than "any legal play alike"
         assert entry["mean_log_likelihood"] > entry["uniform_log_likelihood"]
+
+
+def test_the_command_s_defaults_are_the_settings_the_shipped_model_was_fitted_with() -> None:
+    # run with no options, the command writes the shipped file again (it did not once `hard`
+    # changed: the file named `hard`, fitted on the old one, now `hard-greedy`)
+    data = json.loads(SHIPPED.read_text("utf-8"))
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["train", "play-model"])
+    assert args.seed == data["seed"] and args.matches == data["matches"]
+    assert args.bots.split(",") == data["bots"]
+    assert args.games.split(",") == sorted(data["games"])
+    assert all(name in _LADDER for name in data["bots"])
+
+
+def test_the_bots_named_in_the_shipped_model_still_play_its_first_match() -> None:
+    # a bot renamed or changed since the fit shows here: its first match's plays differ
+    data = json.loads(SHIPPED.read_text("utf-8"))
+    game = "fives-and-threes"
+    assert first_match_digest(game, data["bots"], data["seed"]) == \
+        data["games"][game]["first_match_sha256"]
+    assert first_match_digest(game, ["medium", "medium"], data["seed"]) != \
+        data["games"][game]["first_match_sha256"]
 
 
 def test_bad_training_arguments_are_one_line(tmp_path: Path,

@@ -3,6 +3,7 @@ downloaded, and the same seed, matches and bots give the same result."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from fives.core.state import State
 from fives.core.tiles import Action
 from fives.core.view import View, view_of
 
-__all__ = ["Decision", "FittedGame", "plays_of", "self_play", "train"]
+__all__ = ["Decision", "FittedGame", "first_match_digest", "plays_of", "self_play", "train"]
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,29 @@ def plays_of(game: str, players: int, bots: Sequence[str], matches: int,
              seed: int) -> list[tuple[State, int]]:
     """The state before each play with a choice, and the play made, in ``matches`` whole
     matches the ``bots`` play (their seats rotating from match to match)."""
-    return [(d.state.copy(), int(d.action))
+    return [(state, code) for _, state, code in _numbered_plays(game, players, bots, matches,
+                                                                  seed)]
+
+
+def _numbered_plays(game: str, players: int, bots: Sequence[str], matches: int,
+                    seed: int) -> list[tuple[int, State, int]]:
+    return [(d.match, d.state.copy(), int(d.action))
             for d in self_play(Config.make(game, players), bots, matches,
                                lambda m: seed * 1000 + m, 50)
             if len(d.view.legal) > 1 and d.action.is_play]
+
+
+def _digest(plays: Sequence[tuple[State, int]]) -> str:
+    """A fingerprint of plays: each position's actions so far and the play made there."""
+    text = "\n".join(f"{state.scores}{[entry[1] for entry in state.log]}:{code}"
+                      for state, code in plays)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def first_match_digest(game: str, bots: Sequence[str], seed: int) -> str:
+    """The fingerprint of the first match's plays, as :func:`train` records it: a check in
+    seconds that named bots and seed still play the matches a model was fitted on."""
+    return _digest(plays_of(game, 2, bots, 1, seed))
 
 
 def train(seed: int, matches: int, bots: Sequence[str],
@@ -82,14 +102,17 @@ def train(seed: int, matches: int, bots: Sequence[str],
     """The model file's content: each game's fitted beta over two-player matches."""
     fitted: dict[str, Any] = {}
     for game in games or sorted(GAMES):
-        samples = plays_of(game, 2, bots, matches, seed)
+        numbered = _numbered_plays(game, 2, bots, matches, seed)
+        samples = [(state, code) for _, state, code in numbered]
         beta = fit_beta(samples)
         result = FittedGame(game, beta, len(samples),
                             round(mean_log_likelihood(samples, beta), 4),
                             round(mean_log_likelihood(samples, 0.0), 4))
         fitted[game] = {"beta": result.beta, "plays": result.plays,
                         "mean_log_likelihood": result.mean_log_likelihood,
-                        "uniform_log_likelihood": result.uniform_log_likelihood}
+                        "uniform_log_likelihood": result.uniform_log_likelihood,
+                        "first_match_sha256": _digest([(st, c) for m, st, c in numbered
+                                                       if m == 0])}
         if progress is not None:
             progress(f"{game}: beta {beta} over {len(samples)} plays")
     return {"model": "softmax over the greedy key (points now, then pips / 12)",

@@ -20,6 +20,9 @@ from fives.phrasing import os_error_text
 
 #: where the package keeps the model (the default output)
 SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "play_model.json"
+#: the bots whose plays the shipped model was fitted on (the default): ``hard-greedy`` is the
+#: ``hard`` of the day of the fit (2026-12-06), kept by that name when ``hard`` changed
+PLAY_MODEL_BOTS = "hard-greedy,medium"
 #: where the package keeps the value network's weights
 SHIPPED_NET = Path(__file__).resolve().parents[1] / "bots" / "value_net.json"
 #: what the shipped network was trained with (``fives train value-net``'s defaults)
@@ -37,7 +40,7 @@ def register(sub: Any) -> None:
     m.add_argument("--seed", type=int, default=2026, metavar="S", help=t("cli.train.seed", lang))
     m.add_argument("--matches", type=int, default=6, metavar="M",
                    help=t("cli.train.matches", lang))
-    m.add_argument("--bots", default="hard,medium", metavar="LIST",
+    m.add_argument("--bots", default=PLAY_MODEL_BOTS, metavar="LIST",
                    help=t("cli.train.bots", lang))
     m.add_argument("--games", default=",".join(sorted(GAMES)), metavar="LIST",
                    help=t("cli.train.games", lang))
