@@ -71,7 +71,8 @@ GUARDS: dict[str, list[str]] = {
                                  "tests/bots/test_halving_pinned.py",
                                  "tests/bots/test_medium_playouts.py",
                                  "tests/bots/test_medium.py",
-                                 "tests/bots/test_medium_rule.py"],
+                                 "tests/bots/test_medium_rule.py",
+                                 "tests/bots/test_search_time_cap.py"],
 }
 
 _STATUS = re.compile(r"^\s*(\S+):\s*(\w[\w ]*)$")

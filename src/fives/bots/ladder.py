@@ -268,9 +268,12 @@ class HalvingBot(Bot):
         leaf_after: int = -1,
         replies: bool = False,
         playouts: str = "greedy",
+        max_time: float = 0.0,
     ) -> None:
         self.name = name
         self.worlds = worlds
+        #: CPU seconds after which no new world is taken (0: ``worlds`` always, as tests use)
+        self.max_time = max_time
         #: how the playouts play: ``greedy`` or by ``medium``'s rule of thumb
         self.playouts = playouts
         #: whose values the prior adds: ``medium``'s heuristic or the learned ``net``'s
@@ -302,6 +305,7 @@ class HalvingBot(Bot):
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
             stats=self.last_stats, leaf=_leaf(view, self.leaf_after),
             leaf_after=max(0, self.leaf_after), replies=self.replies, playouts=self.playouts,
+            max_time=self.max_time,
         )
         return _with_prior(found, view, rng, self.prior, self.last_stats, self.hint)
 

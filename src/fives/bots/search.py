@@ -663,7 +663,7 @@ class MediumPolicy:
             code = codes[0] if len(codes) == 1 else self.choose(state, codes, rand)
 
     def choose(self, state: State, codes: list[int], rand: Callable[[], float]) -> int:
-        if rand() < self.eps:
+        if self.eps > 0.0 and rand() < self.eps:  # without noise no number is drawn at all
             return codes[int(rand() * len(codes))]
         n = self.n
         seat = state.turn
@@ -753,6 +753,7 @@ def halving_values(
     leaf_after: int = 0,
     replies: bool = False,
     playouts: str = "greedy",
+    max_time: float = 0.0,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -773,7 +774,10 @@ def halving_values(
     ``replies``, where an opponent answers the action with a choice, each of its answers is
     played out and the action is worth the worst of them in that world. With ``playouts`` set
     to ``"medium"``, every seat plays the playouts by medium's rule of thumb from its own view
-    (:class:`MediumPolicy`) instead of the greedy policy.
+    (:class:`MediumPolicy`) instead of the greedy policy. With ``max_time`` > 0 (CPU seconds)
+    no new world is taken once that much time is spent, however few were: the values are then
+    the means over the worlds played (each survivor has played every world its stage gave it),
+    and ``stats`` gets ``cut``, 1.0 when the search stopped short of ``worlds``.
     """
     if playouts not in ("greedy", "medium"):
         raise ValueError(f"unknown playouts {playouts!r}: greedy or medium")
@@ -798,8 +802,12 @@ def halving_values(
     done = 0  # worlds drawn so far
     stage = max(1, worlds // 8) if halving else worlds
     stream = WorldStream(sampler, beta, max(1, worlds // 8))
-    while True:
+    cut = False
+    while not cut:
         while done < stage:
+            if max_time > 0.0 and done and time.process_time() - started >= max_time:
+                cut = True  # out of time: what the worlds so far say
+                break
             try:
                 world = stream.next(rng)
             except SamplingError:
@@ -820,7 +828,8 @@ def halving_values(
             for i in alive:
                 st = world.copy()
                 if medium is not None and not exact:
-                    reseed(seed)
+                    if eps > 0.0:  # medium's playouts draw numbers only for their noise
+                        reseed(seed)
                     medium.playout(st, codes[i], playout_rng)
                     totals[i] += outcome_value(st, before, side, bonus)
                     counts[i] += 1
@@ -846,6 +855,8 @@ def halving_values(
                     value = outcome_value(st, before, side, bonus)
                 totals[i] += value
                 counts[i] += 1
+        if cut:
+            break
         if done >= worlds:
             if move_time <= 0 or time.process_time() - started >= move_time:
                 break
@@ -858,6 +869,7 @@ def halving_values(
     if stats is not None:
         stats["ess_share"] = stream.ess_share
         stats["exact_share"] = solved_worlds / max(1, done)
+        stats["cut"] = 1.0 if cut else 0.0
     means = [totals[i] / counts[i] if counts[i] else 0.0 for i in range(k)]
     floor = min(means[i] for i in alive)
     out: dict[Action, float] = {}
