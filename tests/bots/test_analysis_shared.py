@@ -9,7 +9,7 @@ import random
 import pytest
 
 from fives.analysis import MARKS, analyse, document, mark_of
-from fives.bots import make_bot
+from fives.bots import BotName, make_bot
 from fives.core.games import GAMES, Config
 from fives.core.record import record_of
 from fives.core.sampling import WorldSampler
@@ -45,7 +45,7 @@ def test_a_seats_analysis_is_the_same_whatever_the_other_hands_were(seed: int) -
     action = real.legal_actions()[0]
     real.play(action)
     other.play(action)
-    bot = make_bot("hard")
+    bot = BotName.parse("hard").make(move_time=0.0)  # by counts, as the server analyses
     a = analyse(record_of(real), bot, seats=[0])
     b = analyse(record_of(other), bot, seats=[0])
     assert a and [d["values"] for d in a] == [d["values"] for d in b]

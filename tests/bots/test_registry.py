@@ -66,8 +66,15 @@ def test_a_move_time_caps_the_budget_of_a_time_budget_level() -> None:
     assert own > 0
     assert BotName.parse("expert-tree").make(move_time=own / 2).move_time == own / 2  # type: ignore[attr-defined]
     assert BotName.parse("expert-tree").make(move_time=own * 10).move_time == own  # type: ignore[attr-defined]
-    # a level with a count of worlds, not a clock, is left as it is
-    assert BotName.parse("expert").make(move_time=0.01).move_time == 0.0  # type: ignore[attr-defined]
+    # a level with a count of worlds and a time cap: the cap comes down to a smaller move
+    # time, never up, and 0 plays it by counts alone (as analyses and self-play do)
+    for level in ("hard", "expert"):
+        cap = BotName.parse(level).make().max_time  # type: ignore[attr-defined]
+        assert 0 < cap <= 1.0
+        small = BotName.parse(level).make(move_time=cap / 2)
+        assert small.max_time == cap / 2 and small.move_time == 0.0  # type: ignore[attr-defined]
+        assert BotName.parse(level).make(move_time=cap * 10).max_time == cap  # type: ignore[attr-defined]
+        assert BotName.parse(level).make(move_time=0.0).max_time == 0.0  # type: ignore[attr-defined]
 
 
 def test_the_servers_bots_think_within_their_deadline() -> None:
@@ -78,3 +85,4 @@ def test_the_servers_bots_think_within_their_deadline() -> None:
     assert 0 < move_time_for(deadline) < deadline
     expert = BotName.parse("expert").make(move_time=move_time_for(deadline))
     assert expert.move_time <= move_time_for(deadline)  # type: ignore[attr-defined]
+    assert 0 < expert.max_time <= move_time_for(deadline)  # type: ignore[attr-defined]

@@ -351,13 +351,17 @@ def _with_prior(
 OLD_HARD_WORLDS = 120
 OLD_HARD_BUDGET = 6000
 #: ``hard``: worlds for the actions that survive the halving, played out by medium's rule of
-#: thumb (README, Bots)
-HARD_WORLDS = 300
+#: thumb (README, Bots), and the CPU seconds after which it takes no new world (issue 27's
+#: 0.3 s of wall clock, with another table on the other core)
+HARD_WORLDS = 600
+HARD_MAX_TIME = 0.25
 #: ``hard`` before 2026-12-07 (``hard-greedy``, and the candidates measured against it):
 #: worlds for greedy playouts
 GREEDY_WORLDS = 1000
-#: ``expert``: worlds for the actions that survive the halving, played out as ``hard``'s
-EXPERT_WORLDS = 600
+#: ``expert``: worlds for the actions that survive the halving, played out as ``hard``'s and
+#: drawn by how well they explain the others' plays, and its time cap (issue 27's 1 s)
+EXPERT_WORLDS = 1200
+EXPERT_MAX_TIME = 0.8
 #: ``expert-tree`` (``expert`` before 2026-12-07, and its candidates): ISMCTS iterations at
 #: least, and the CPU seconds it may go on for
 EXPERT_ITERATIONS = 3000

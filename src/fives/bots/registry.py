@@ -25,9 +25,11 @@ from typing import IO
 from fives.bots.base import Bot, BotError
 from fives.bots.ladder import (
     EXPERT_ITERATIONS,
+    EXPERT_MAX_TIME,
     EXPERT_MOVE_TIME,
     EXPERT_WORLDS,
     GREEDY_WORLDS,
+    HARD_MAX_TIME,
     HARD_WORLDS,
     OLD_HARD_BUDGET,
     OLD_HARD_WORLDS,
@@ -52,13 +54,15 @@ _LADDER: dict[str, Callable[[], Bot]] = {
     "easy": EasyBot,
     "medium": MediumBot,
     # worlds played out by medium's rule of thumb, successive halving, exact endgame, the
-    # heuristic's prior
+    # heuristic's prior, under a CPU-time cap
     "hard": lambda: HalvingBot(
-        "hard", worlds=HARD_WORLDS, eps=0.0, endgame_tiles=6, prior=0.5, playouts="medium"
+        "hard", worlds=HARD_WORLDS, eps=0.0, endgame_tiles=6, prior=0.5, playouts="medium",
+        max_time=HARD_MAX_TIME,
     ),
-    # hard's search on twice the worlds
+    # hard's search on twice the worlds, drawn by how well they explain the others' plays
     "expert": lambda: HalvingBot(
-        "expert", worlds=EXPERT_WORLDS, eps=0.0, endgame_tiles=6, prior=0.5, playouts="medium"
+        "expert", worlds=EXPERT_WORLDS, eps=0.0, endgame_tiles=6, prior=0.5, playouts="medium",
+        max_time=EXPERT_MAX_TIME, infer=True,
     ),
     "cheat": CheatBot,
     # candidates with worlds drawn by the others' plays (issue 27), measured before adopted
@@ -190,13 +194,14 @@ class BotName:
         """A new bot of this name (an outside program is started at its first decision).
 
         ``move_time`` bounds an outside program's answer, and caps the CPU time of our levels
-        that search under a time budget (``expert``)."""
+        that search under a time budget or a time cap (``hard``, ``expert``)."""
         if self.outside:
             return ProcessBot(self.command, move_time=move_time, stderr=stderr)
         bot = _LADDER[self.text]()
-        budget = getattr(bot, "move_time", 0.0)
-        if budget > 0 and move_time < budget:
-            bot.move_time = move_time  # type: ignore[attr-defined]  # a time-budget search
+        for field in ("move_time", "max_time"):  # a budget to spend, a cap not to pass
+            budget = getattr(bot, field, 0.0)
+            if budget > 0 and move_time < budget:
+                setattr(bot, field, move_time)
         return bot
 
 

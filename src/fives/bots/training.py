@@ -11,7 +11,7 @@ from typing import Any
 
 from fives.bots.host import Seeds, deal_round
 from fives.bots.playmodel import fit_beta, mean_log_likelihood
-from fives.bots.registry import make_bot
+from fives.bots.registry import BotName
 from fives.core.games import GAMES, Config
 from fives.core.state import State
 from fives.core.tiles import Action
@@ -46,7 +46,9 @@ def self_play(config: Config, bots: Sequence[str], matches: int,
     """Every turn of ``matches`` matches the ``bots`` play (seats rotating from match to match),
     each match dealt and played from ``match_seed(m)``, at most ``max_rounds`` rounds."""
     for m in range(matches):
-        seated = [make_bot(bots[(i + m) % len(bots)]) for i in range(config.players)]
+        # by counts alone (no clock): the same seed plays the same matches on any machine
+        seated = [BotName.parse(bots[(i + m) % len(bots)]).make(move_time=0.0)
+                  for i in range(config.players)]
         try:
             state = State(config)
             seeds = Seeds(match_seed(m))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from fives.bots.host import Seeds, deal_round
-from fives.bots.registry import make_bot
+from fives.bots.registry import BotName
 from fives.bots.search import outcome_value, playout
 from fives.bots.valuenet import FEATURES, SCALE, features, features_after
 from fives.core.games import GAMES, Config
@@ -47,7 +47,9 @@ def positions(config: Config, bots: Sequence[str], matches: int, seed: int, keep
     """(match, (inputs, label)) for the positions kept from ``matches`` matches of ``bots``;
     with ``worlds`` > 0 each is labelled by a search instead of the round's own outcome."""
     for m in range(matches):
-        seated = [make_bot(bots[(i + m) % len(bots)]) for i in range(config.players)]
+        # by counts alone (no clock): the same seed plays the same matches on any machine
+        seated = [BotName.parse(bots[(i + m) % len(bots)]).make(move_time=0.0)
+                  for i in range(config.players)]
         try:
             yield from ((m, s) for s in _match(config, seated, seed * 100_003 + m, keep,
                                                worlds))
