@@ -97,7 +97,7 @@ def decisions(count: int) -> list[str]:
             k += 1
     # the expert's exact endgame: late decisions of a Block match (no stock to draw)
     # counts only (no CPU budget): the pure build is slower and would search less
-    expert = BotName.parse("expert").make(move_time=0.0)
+    expert = BotName.parse("expert").make_by_counts()
     for view in decision_views(Config.make("block", 2), seed=99, count=count * 3)[-2:]:
         choice = expert.choose(view, random.Random(k))
         lines.append(f"decision {k} expert {_digest(str(choice))}")

@@ -45,7 +45,7 @@ def test_a_seats_analysis_is_the_same_whatever_the_other_hands_were(seed: int) -
     action = real.legal_actions()[0]
     real.play(action)
     other.play(action)
-    bot = BotName.parse("hard").make(move_time=0.0)  # by counts, as the server analyses
+    bot = BotName.parse("hard").make_by_counts()  # as the server analyses
     a = analyse(record_of(real), bot, seats=[0])
     b = analyse(record_of(other), bot, seats=[0])
     assert a and [d["values"] for d in a] == [d["values"] for d in b]

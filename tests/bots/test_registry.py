@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from fives.bots import BOT_NAMES, BotError, BotName, make_bot
-from fives.bots.protocol import ProcessBot
+from fives.bots.protocol import DEFAULT_MOVE_TIME, ProcessBot
 
 
 def test_our_levels_parse_and_make_their_bots() -> None:
@@ -75,6 +75,10 @@ def test_a_move_time_caps_the_budget_of_a_time_budget_level() -> None:
         assert small.max_time == cap / 2 and small.move_time == 0.0  # type: ignore[attr-defined]
         assert BotName.parse(level).make(move_time=cap * 10).max_time == cap  # type: ignore[attr-defined]
         assert BotName.parse(level).make(move_time=0.0).max_time == 0.0  # type: ignore[attr-defined]
+        assert BotName.parse(level).make_by_counts().max_time == 0.0  # type: ignore[attr-defined]
+    # an outside program keeps the time it is given to answer
+    outside = BotName.parse("cmd:./mybot").make_by_counts()
+    assert outside.move_time == DEFAULT_MOVE_TIME  # type: ignore[attr-defined]
 
 
 def test_the_servers_bots_think_within_their_deadline() -> None:

@@ -205,6 +205,13 @@ class BotName:
         return bot
 
 
+    def make_by_counts(self) -> Bot:
+        """A new bot of this name that plays by counts alone, no clock: one of our levels with
+        its time budget and cap off (the same seed gives the same play on any machine, as
+        analyses, self-play and training need); an outside program as :meth:`make` makes it."""
+        return self.make() if self.outside else self.make(move_time=0.0)
+
+
 def make_bot(name: str) -> Bot:
     """A bot by name: one of ours, or ``cmd:COMMAND LINE`` for an outside program."""
     return BotName.parse(name).make()

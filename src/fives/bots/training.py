@@ -47,7 +47,7 @@ def self_play(config: Config, bots: Sequence[str], matches: int,
     each match dealt and played from ``match_seed(m)``, at most ``max_rounds`` rounds."""
     for m in range(matches):
         # by counts alone (no clock): the same seed plays the same matches on any machine
-        seated = [BotName.parse(bots[(i + m) % len(bots)]).make(move_time=0.0)
+        seated = [BotName.parse(bots[(i + m) % len(bots)]).make_by_counts()
                   for i in range(config.players)]
         try:
             state = State(config)

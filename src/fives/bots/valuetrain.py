@@ -48,7 +48,7 @@ def positions(config: Config, bots: Sequence[str], matches: int, seed: int, keep
     with ``worlds`` > 0 each is labelled by a search instead of the round's own outcome."""
     for m in range(matches):
         # by counts alone (no clock): the same seed plays the same matches on any machine
-        seated = [BotName.parse(bots[(i + m) % len(bots)]).make(move_time=0.0)
+        seated = [BotName.parse(bots[(i + m) % len(bots)]).make_by_counts()
                   for i in range(config.players)]
         try:
             yield from ((m, s) for s in _match(config, seated, seed * 100_003 + m, keep,

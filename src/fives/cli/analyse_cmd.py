@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fives.analysis import analyse, document, summary
-from fives.bots import Bot, BotError, make_bot
+from fives.bots import Bot, BotError, BotName
 from fives.bots.ladder import CheatBot
 from fives.cli.errors import UsageError
 from fives.core.record import Record, RecordError, replay_state
@@ -71,15 +71,16 @@ def _load(path: str, lang: str) -> Record:
 
 
 def _bot(name: str | None, at: Tr) -> tuple[Bot, str]:
+    # by counts, no clock: the same record and seed give the same analysis on any machine
     if name is not None:
         try:
-            return make_bot(name), name
+            return BotName.parse(name).make_by_counts(), name
         except BotError:
             raise UsageError(at("err.bot", name=name), at.lang) from None
     try:
-        return make_bot(DEFAULT_BOT), DEFAULT_BOT
+        return BotName.parse(DEFAULT_BOT).make_by_counts(), DEFAULT_BOT
     except BotError:
-        return make_bot(FALLBACK_BOT), FALLBACK_BOT
+        return BotName.parse(FALLBACK_BOT).make_by_counts(), FALLBACK_BOT
 
 
 def run(args: argparse.Namespace) -> int:

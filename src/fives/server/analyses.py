@@ -62,7 +62,7 @@ def compute(record_data: dict[str, Any], seat: int, bot_name: str,
     ``bot_name`` (counts, not a clock: the same match always gets the same analysis), and the
     puzzles its decisions hold (``mine_as``: their ids' source; None: none looked for)."""
     record = Record.from_data(record_data)
-    bot = BotName.parse(bot_name).make(move_time=0.0)
+    bot = BotName.parse(bot_name).make_by_counts()
     try:
         decisions = analyse(record, bot, seats=[seat], top=3)
     finally:
@@ -73,7 +73,7 @@ def compute(record_data: dict[str, Any], seat: int, bot_name: str,
 
 def hint_of(view: View, bot_name: str) -> dict[str, Any]:
     """The bot's best action for ``view`` and its value, with the best few (same order)."""
-    bot = BotName.parse(bot_name).make(move_time=0.0)
+    bot = BotName.parse(bot_name).make_by_counts()
     try:
         raw = bot.values(view, random.Random(0))
     finally:
