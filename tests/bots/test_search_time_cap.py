@@ -6,6 +6,7 @@ alone and the answer is the uncapped one."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -51,3 +52,14 @@ def test_the_bot_passes_its_cap_to_the_search() -> None:
     bot.values(view, random.Random(2))
     assert bot.last_stats["cut"] == 1.0
     assert HalvingBot("free", worlds=8, eps=0.0).max_time == 0.0
+
+
+def test_a_capped_search_stops_only_once_its_own_time_is_spent() -> None:
+    # the clock read is the search's own CPU time since it began, not the process's
+    view = _views("all-fives")[0]
+    stats: dict[str, float] = {}
+    began = time.process_time()
+    halving_values(view, random.Random(6), worlds=1_000_000, eps=0.0, playouts="medium",
+                   max_time=0.05, stats=stats)
+    assert stats["cut"] == 1.0
+    assert time.process_time() - began >= 0.05
