@@ -58,8 +58,8 @@ def test_a_capped_search_stops_only_once_its_own_time_is_spent() -> None:
     # the clock read is the search's own CPU time since it began, not the process's
     view = _views("all-fives")[0]
     stats: dict[str, float] = {}
-    began = time.process_time()
+    began = time.thread_time()
     halving_values(view, random.Random(6), worlds=1_000_000, eps=0.0, playouts="medium",
                    max_time=0.05, stats=stats)
     assert stats["cut"] == 1.0
-    assert time.process_time() - began >= 0.05
+    assert time.thread_time() - began >= 0.05
