@@ -11,8 +11,8 @@
 * ``easy`` plays the most points now, ties to the heaviest tile, and in Fives and Threes points
   past 61 count for nothing; Block and Draw: the heaviest tile. ``medium`` lands on 61 exactly.
 * Every bot answers one of ``view.legal``; ``values`` covers exactly ``view.legal``.
-* ``cheat`` searches the true hands it was shown by ``peek`` (never the stock order), and plays
-  differently when they differ.
+* ``cheat`` and ``cheat-hard`` search the true hands they were shown by ``peek`` (never the
+  stock order), and play differently when they differ.
 
 Strength is measured by benchmarks, not here; search bots run with small budgets.
 """
@@ -35,6 +35,7 @@ from fives.bots.base import Bot
 from fives.bots.host import Seeds, decide, play_match
 from fives.bots.ladder import (
     CheatBot,
+    CheatHardBot,
     EasyBot,
     HalvingBot,
     IsmctsBot,
@@ -467,12 +468,19 @@ def _exact_best(state: State) -> Action:
     return max(values, key=values.__getitem__)
 
 
-def test_cheat_plays_for_the_hands_it_peeked() -> None:
+_CHEATS = pytest.mark.parametrize(
+    ("make", "search"), [(CheatBot, "search_values"), (CheatHardBot, "halving_values")],
+    ids=["cheat", "cheat-hard"],
+)
+
+
+@_CHEATS
+def test_cheat_plays_for_the_hands_it_peeked(make: Any, search: str) -> None:
     true, other = _cheat_position()
     view = view_of(true, 1)
     assert _exact_best(true) == Action.parse("1-4@E")
     assert _exact_best(other) == Action.parse("0-2@W")
-    cheat = CheatBot()
+    cheat = make()
     cheat.peek(true.copy())
     assert cheat.choose(view, random.Random(1)) == Action.parse("1-4@E")
     cheat.peek(other.copy())
@@ -481,7 +489,10 @@ def test_cheat_plays_for_the_hands_it_peeked() -> None:
     assert EasyBot().choose(view, random.Random(1)) == Action.parse("0-2@W")
 
 
-def test_cheat_searches_the_peeked_hands_never_the_stock_order(monkeypatch) -> None:
+@_CHEATS
+def test_cheat_searches_the_peeked_hands_never_the_stock_order(
+    monkeypatch: pytest.MonkeyPatch, make: Any, search: str
+) -> None:
     state = State(Config.make("all-fives", 2))
     state.deal_next(random.Random(4))
     for _ in range(5):
@@ -498,8 +509,8 @@ def test_cheat_searches_the_peeked_hands_never_the_stock_order(monkeypatch) -> N
             seen.extend(source(random.Random(k)) for k in range(4))
         return {a: 0.0 for a in view.legal}
 
-    monkeypatch.setattr(ladder, "search_values", fake_search)
-    cheat = CheatBot()
+    monkeypatch.setattr(ladder, search, fake_search)
+    cheat = make()
     cheat.peek(state.copy())
     cheat.values(view, random.Random(0))
     assert len(seen) == 4
@@ -510,5 +521,5 @@ def test_cheat_searches_the_peeked_hands_never_the_stock_order(monkeypatch) -> N
         assert sorted(world.stock[pos:]) == sorted(state.stock[pos:])
     assert len({tuple(w.stock[pos:]) for w in seen}) > 1  # the undrawn order is shuffled
     # without a peek it samples worlds from the view like the others
-    CheatBot().values(view, random.Random(0))
+    make().values(view, random.Random(0))
     assert sources[-1] is None

@@ -15,7 +15,7 @@ from fives.core.tiles import Action, mask_of
 from fives.core.view import View
 
 __all__ = [
-    "CheatBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
+    "CheatBot", "CheatHardBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
 ]
 
 
@@ -398,3 +398,26 @@ class CheatBot(SearchBot):
             return st
 
         return world
+
+
+class CheatHardBot(CheatBot):
+    """``hard``'s search seeing the other hands (never the stock's order): the ceiling of
+    today's search, where :class:`CheatBot` is the old one's. For measurement only.
+
+    With nothing left to draw every world is the true deal itself, so a few suffice."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "cheat-hard"
+        self.last_stats: dict[str, float] = {}
+
+    def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        state = self._state
+        source = self._worlds(view)
+        worlds = HARD_WORLDS if state is not None and state.stock_left() > 0 else 8
+        found = halving_values(
+            view, rng, worlds=worlds, eps=0.0, endgame_tiles=6, playouts="medium",
+            stats=self.last_stats, world_source=source,
+        )
+        return _with_prior(found, view, rng, 0.5, self.last_stats)
+

@@ -158,8 +158,13 @@ class WorldStream:
     """The worlds a search takes one after another: plain samples of the view's worlds, or,
     with ``beta`` > 0, batches of ``batch`` worlds drawn by :func:`inferred_worlds`."""
 
-    def __init__(self, sampler: WorldSampler, beta: float, batch: int) -> None:
+    def __init__(
+        self, sampler: WorldSampler, beta: float, batch: int,
+        source: Callable[[random.Random], State] | None = None,
+    ) -> None:
         self.sampler = sampler
+        #: where the worlds come from instead, if given (``cheat``'s: the true deal)
+        self.source = source
         self.beta = beta
         self.batch = max(1, batch)
         self.queue: list[State] = []
@@ -168,6 +173,8 @@ class WorldStream:
         self._batches = 0
 
     def next(self, rng: random.Random) -> State:
+        if self.source is not None:
+            return self.source(rng)
         if self.beta <= 0:
             return self.sampler.sample(rng)
         if not self.queue:
@@ -754,6 +761,7 @@ def halving_values(
     replies: bool = False,
     playouts: str = "greedy",
     max_time: float = 0.0,
+    world_source: Callable[[random.Random], State] | None = None,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -777,7 +785,9 @@ def halving_values(
     (:class:`MediumPolicy`) instead of the greedy policy. With ``max_time`` > 0 (CPU seconds)
     no new world is taken once that much time is spent, however few were: the values are then
     the means over the worlds played (each survivor has played every world its stage gave it),
-    and ``stats`` gets ``cut``, 1.0 when the search stopped short of ``worlds``.
+    and ``stats`` gets ``cut``, 1.0 when the search stopped short of ``worlds``. With
+    ``world_source``, the worlds come from it instead of the view's sampler (``cheat``: the
+    true deal, the stock shuffled).
     """
     if playouts not in ("greedy", "medium"):
         raise ValueError(f"unknown playouts {playouts!r}: greedy or medium")
@@ -801,7 +811,7 @@ def halving_values(
     medium: MediumPolicy | None = None
     done = 0  # worlds drawn so far
     stage = max(1, worlds // 8) if halving else worlds
-    stream = WorldStream(sampler, beta, max(1, worlds // 8))
+    stream = WorldStream(sampler, beta, max(1, worlds // 8), world_source)
     cut = False
     while not cut:
         while done < stage:
