@@ -1,18 +1,18 @@
-"""``python tools/inference_bits.py GAME [DECISIONS]``: how much the other seat's plays tell of
-its hand, two players.
+"""``python tools/inference_bits.py GAME [DECISIONS [BOT]]``: how much the other seat's plays
+tell of its hand, two players.
 
 Positions: seat 0's decisions with a choice, after at least three actions, in seeded matches of
-``hard`` against ``hard`` (the ladder's own opponents). At each, 400 worlds are sampled
+``BOT`` (default ``hard``, played by counts) against itself. At each, 400 worlds are sampled
 consistent with seat 0's view (its tiles, the table, the proven voids), and each is weighted by
 how well it explains the other seat's choices under a model of play; for every tile seat 0
 cannot see, the weighted share of worlds in which the other seat holds it is a forecast, scored
 against the true deal by its log loss (bits a tile). The models: none (uniform worlds, what
-``hard`` and ``expert`` use), the shipped play model (a softmax over the greedy key, points now
-then pips, its beta from ``play_model.json``: what ``hard-i`` and ``expert-i`` use), and a
-softmax over ``medium``'s action values (beta 1 per point). Seeing the other hand, as ``cheat``
-does, is 0 bits; the share of the uniform worlds' loss a model removes is what inference from
-the plays can win back of that gap. Prints one line per model with its mean and the 95%
-interval over decisions of what it removes.
+``hard`` uses), and the two keys of the play model (:mod:`fives.bots.playmodel`), each at the
+beta ``play_model.json`` fitted for it: the greedy key (points now, then pips) and medium's
+values of the plays from the seat's own hand. Seeing the other hand, as ``cheat`` does, is 0
+bits; the share of the uniform worlds' loss a model removes is what inference from the plays
+can win back of that gap. Prints one line per model with its mean and the 95% interval over
+decisions of what it removes.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ import sys
 from collections.abc import Callable
 
 from fives.bots.host import Seeds, deal_round
-from fives.bots.ladder import MediumBot
-from fives.bots.playmodel import play_beta
-from fives.bots.registry import make_bot
-from fives.bots.search import greedy_log_likelihood
+from fives.bots.playmodel import PLAY_MODELS, shipped_fits
+from fives.bots.registry import BotName
+from fives.bots.search import play_log_likelihood
 from fives.core.games import Config
 from fives.core.sampling import SamplingError, WorldSampler
 from fives.core.state import State
@@ -35,22 +34,6 @@ from fives.core.view import view_of
 
 Model = Callable[[State, int], float] | None
 WORLDS = 400
-
-
-def medium_log_likelihood(beta: float) -> Callable[[State, int], float]:
-    """A softmax over medium's values of the mover's legal actions, from its own view."""
-    medium = MediumBot()
-    rng = random.Random(0)
-
-    def log_likelihood(state: State, code: int) -> float:
-        if len(state.legal_codes()) < 2:
-            return 0.0
-        values = {int(a): v for a, v in medium.values(view_of(state, state.turn), rng).items()}
-        top = max(values.values())
-        norm = sum(math.exp(beta * (v - top)) for v in values.values())
-        return beta * (values[code] - top) - math.log(norm)
-
-    return log_likelihood
 
 
 def forecast_bits(state: State, models: dict[str, Model], rng: random.Random) -> dict[str, float]:
@@ -93,13 +76,15 @@ def main(argv: list[str]) -> int:
         return 2
     game = argv[0]
     wanted = int(argv[1]) if len(argv) > 1 else 60
+    who = argv[2] if len(argv) > 2 else "hard"
     config = Config.make(game, 2)
-    models: dict[str, Model] = {
-        "uniform": None,
-        f"greedy key (beta {play_beta(game):.3f})": greedy_log_likelihood(play_beta(game)),
-        "medium's values (beta 1)": medium_log_likelihood(1.0),
-    }
-    bots = [make_bot("hard"), make_bot("hard")]
+    fits = shipped_fits(game)
+    models: dict[str, Model] = {"uniform": None}
+    for key in PLAY_MODELS:
+        if key in fits:
+            beta = fits[key]
+            models[f"{key} (beta {beta:.3f})"] = play_log_likelihood(key, beta, config)
+    bots = [BotName.parse(who).make_by_counts(), BotName.parse(who).make_by_counts()]
     rng = random.Random(11)
     rows: list[dict[str, float]] = []
     match = 0
@@ -117,8 +102,8 @@ def main(argv: list[str]) -> int:
                 pick = seeds.decision(seat, state.round_index, len(state.log))
                 state.apply(bots[seat].choose(view, pick))
     base = [r["uniform"] for r in rows]
-    print(f"{game}, 2 players: {len(rows)} decisions of seat 0 in {match} matches of hard "
-          f"against hard; {WORLDS} worlds each; bits a tile seat 0 cannot see")
+    print(f"{game}, 2 players: {len(rows)} decisions of seat 0 in {match} matches of {who} "
+          f"against {who}; {WORLDS} worlds each; bits a tile seat 0 cannot see")
     for name in models:
         mean = statistics.fmean(r[name] for r in rows)
         if name == "uniform":

@@ -10,11 +10,15 @@ import random
 import pytest
 
 from fives.bots.search import (
+    MediumRule,
     WorldStream,
+    _table_mask,
     endgame_ready,
     endgame_view,
     greedy_log_likelihood,
     inferred_worlds,
+    medium_log_likelihood,
+    play_log_likelihood,
 )
 from fives.compiled import build
 from fives.core.games import Config
@@ -146,6 +150,84 @@ def test_the_model_is_a_softmax_over_points_now_then_a_twelfth_of_the_pips() -> 
     assert seen > 5 and forced > 5
 
 
+def _medium_values(state: State) -> list[float]:
+    """medium's values of the mover's legal codes from its own hand in ``state``, the next
+    seat's voids unknown (the model's definition)."""
+    cfg = state.config
+    seat = state.turn
+    nxt = (seat + 1) % state.n
+    return MediumRule(cfg).values(
+        state.legal_codes(), state.hands[seat], state.layout, _table_mask(state), 0, 0,
+        state.hands[nxt].bit_count(), bool(cfg.teams) and state.side[nxt] == state.side[seat],
+        state.scores[state.side[seat]])
+
+
+@pytest.mark.parametrize(("game", "players", "teams"), [
+    ("all-fives", 2, False), ("fives-and-threes", 2, False), ("muggins", 3, False),
+    ("all-fives", 4, True),
+])
+def test_the_medium_model_is_a_softmax_over_medium_s_values_from_the_seat_s_hand(
+        game: str, players: int, teams: bool) -> None:
+    """log P(code) = beta * value(code) - log sum exp(beta * value), the values medium's rule
+    gives the mover's legal codes from its own hand; a forced move costs nothing."""
+    model = medium_log_likelihood(0.4, Config.make(game, players, teams=teams or None))
+    seen = forced = 0
+    for state in random_states(game, players, seed=23, rounds=3, teams=teams):
+        codes = state.legal_codes()
+        if len(codes) == 1:
+            assert model(state, codes[0]) == 0.0
+            forced += 1
+            continue
+        values = _medium_values(state)
+        norm = math.log(sum(math.exp(0.4 * v) for v in values))
+        for code, value in zip(codes, values, strict=True):
+            assert model(state, code) == pytest.approx(0.4 * value - norm, abs=1e-9)
+        seen += 1
+    assert seen > 5 and forced > 0
+
+
+def test_the_medium_model_reads_the_hand_the_world_gives_the_seat() -> None:
+    """Two worlds that differ only in a tile of the mover's that fits nowhere (the same legal
+    plays, so the same greedy likelihoods) give its play different medium likelihoods: the
+    model weighs a play by what it leaves in the hand, which the greedy key cannot see."""
+    model = medium_log_likelihood(0.5, Config.make("all-fives", 2))
+    greedy = greedy_log_likelihood(0.5)
+    differ = 0
+    for state in random_states("all-fives", 2, seed=31, rounds=4):
+        codes = state.legal_codes()
+        if len(codes) < 2 or any(c >= LEAD_BASE for c in codes):
+            continue
+        seat, other_seat = state.turn, 1 - state.turn
+        fits = {v for _, v in state.layout.ends}
+        idle = [t for t in range(28) if state.hands[seat] >> t & 1
+                and not {ALL_TILES[t].low, ALL_TILES[t].high} & fits]
+        swap = [t for t in range(28) if state.hands[other_seat] >> t & 1
+                and not {ALL_TILES[t].low, ALL_TILES[t].high} & fits
+                and ALL_TILES[t].pips != ALL_TILES[idle[0]].pips] if idle else []
+        if not swap:
+            continue
+        world = state.copy()
+        world.hands[seat] ^= 1 << idle[0] | 1 << swap[0]
+        world.hands[other_seat] ^= 1 << idle[0] | 1 << swap[0]
+        assert world.legal_codes() == codes
+        for code in codes:
+            assert greedy(world, code) == greedy(state, code)
+        differ += any(abs(model(world, c) - model(state, c)) > 1e-6 for c in codes)
+    assert differ >= 3
+
+
+def test_the_play_models_are_named_and_an_unknown_one_is_refused() -> None:
+    cfg = Config.make("all-fives", 2)
+    state = next(s for s in random_states("all-fives", 2, seed=5) if len(s.legal_codes()) > 1)
+    code = state.legal_codes()[0]
+    assert play_log_likelihood("greedy", 0.7, cfg)(state, code) == \
+        greedy_log_likelihood(0.7)(state, code)
+    assert play_log_likelihood("medium", 0.7, cfg)(state, code) == \
+        medium_log_likelihood(0.7, cfg)(state, code)
+    with pytest.raises(ValueError, match="'softmax'"):
+        play_log_likelihood("softmax", 0.7, cfg)
+
+
 #: a stand-in sampler is taken by the pure modules only (the compiled search wants its own
 #: class): these run in make test's pure step (CORE_TESTS), and under mutation runs
 pure_only = pytest.mark.skipif(build().compiled, reason="a stand-in sampler: the pure build's")
@@ -157,6 +239,7 @@ class _Fixed:
     def __init__(self, logs: list[float | None]) -> None:
         self.logs = list(logs)
         self.calls = 0
+        self.config = Config.make("all-fives", 2)
 
     def sample_weighted(self, rng: random.Random, model: object) -> tuple[object, float]:
         self.calls += 1

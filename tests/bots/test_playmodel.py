@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fives.bots.playmodel import fit_beta, mean_log_likelihood, play_beta
+from fives.bots.playmodel import PLAY_MODELS, fit_beta, mean_log_likelihood, play_beta, play_model
 from fives.bots.registry import _LADDER
-from fives.bots.search import greedy_log_likelihood
+from fives.bots.search import play_log_likelihood
 from fives.bots.training import first_match_digest, train
 from fives.cli.main import main
 from fives.cli.train_cmd import register
@@ -24,10 +24,11 @@ from fives.core.state import State
 SHIPPED = Path(__file__).resolve().parents[2] / "src" / "fives" / "bots" / "play_model.json"
 
 
-def softmax_plays(beta: float, n: int, seed: int) -> list[tuple[State, int]]:
+def softmax_plays(beta: float, n: int, seed: int,
+                  model_name: str = "greedy") -> list[tuple[State, int]]:
     """Plays drawn from the model itself at ``beta``, from random All Fives positions."""
     rng = random.Random(seed)
-    model = greedy_log_likelihood(beta)
+    model = play_log_likelihood(model_name, beta, Config.make("all-fives", 2))
     out: list[tuple[State, int]] = []
     while len(out) < n:
         state = State(Config.make("all-fives", 2))
@@ -50,6 +51,26 @@ def test_the_fit_finds_the_temperature_that_made_the_plays() -> None:
         fitted = fit_beta(samples)
         assert abs(fitted - beta) < 0.1 + 0.15 * beta, (beta, fitted)
         assert mean_log_likelihood(samples, fitted) > mean_log_likelihood(samples, 0.0)
+
+
+def test_the_fit_finds_the_temperature_of_medium_s_values_that_made_the_plays() -> None:
+    for beta in (0.15, 0.6):
+        samples = softmax_plays(beta, 1000, seed=int(beta * 100), model_name="medium")
+        fitted = fit_beta(samples, model="medium")
+        assert abs(fitted - beta) < 0.1 + 0.15 * beta, (beta, fitted)
+        # the model that made the plays explains them better than the other one can
+        greedy = mean_log_likelihood(samples, fit_beta(samples, model="greedy"), "greedy")
+        assert mean_log_likelihood(samples, fitted, "medium") > greedy
+
+
+def test_training_ships_the_model_that_explains_the_plays_better() -> None:
+    data = train(7, 1, ["medium", "easy"], ["all-fives", "fives-and-threes"])
+    for entry in data["games"].values():
+        assert set(entry["fits"]) == set(PLAY_MODELS)
+        best = max(entry["fits"].values(), key=lambda f: f["mean_log_likelihood"])
+        assert entry["fits"][entry["model"]] == best
+        assert (entry["beta"], entry["mean_log_likelihood"]) == \
+            (best["beta"], best["mean_log_likelihood"])
 
 
 def test_training_is_the_same_from_the_same_seed() -> None:
@@ -75,6 +96,8 @@ def test_the_shipped_model_names_how_it_was_made_and_is_read() -> None:
     assert set(data["games"]) == {"all-fives", "fives-and-threes", "muggins", "draw", "block"}
     for game, entry in data["games"].items():
         assert play_beta(game) == entry["beta"] > 0
+        assert play_model(game) == (entry["model"], entry["beta"])
+        assert entry["model"] in PLAY_MODELS
         # the fit explains the plays better than "any legal play alike"
         assert entry["mean_log_likelihood"] > entry["uniform_log_likelihood"]
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from fives.bots.base import Bot
-from fives.bots.playmodel import play_beta
+from fives.bots.playmodel import play_model
 from fives.bots.search import MediumRule, halving_values, ismcts_values, search_values
 from fives.bots.valuenet import action_values, shipped_net, world_leaf
 from fives.core.sampling import proven_voids
@@ -16,6 +16,7 @@ from fives.core.view import View
 
 __all__ = [
     "CheatBot", "CheatHardBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
+    "true_deal_worlds",
 ]
 
 
@@ -234,6 +235,7 @@ class IsmctsBot(Bot):
             answer=self.answer,
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
             move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
+            model=_model(view),
             leaf=_leaf(view, self.leaf_after), leaf_after=max(0, self.leaf_after),
             others_by_policy=self.others_by_policy, playouts=self.playouts,
         )
@@ -303,6 +305,7 @@ class HalvingBot(Bot):
             view, rng, worlds=self.worlds, eps=self.eps, look=self.look, answer=self.answer,
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
             halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
+            model=_model(view),
             stats=self.last_stats, leaf=_leaf(view, self.leaf_after),
             leaf_after=max(0, self.leaf_after), replies=self.replies, playouts=self.playouts,
             max_time=self.max_time,
@@ -317,7 +320,12 @@ class HalvingBot(Bot):
 
 def _beta(view: View, infer: bool) -> float:
     """The play model's beta for this game, if the bot draws worlds by inference."""
-    return play_beta(view.config.game.name) if infer else 0.0
+    return play_model(view.config.game.name)[1] if infer else 0.0
+
+
+def _model(view: View) -> str:
+    """The key of the play model fitted for this game (``greedy`` or ``medium``)."""
+    return play_model(view.config.game.name)[0]
 
 
 def _leaf(view: View, leaf_after: int) -> Callable[[State], float] | None:
@@ -385,19 +393,21 @@ class CheatBot(SearchBot):
         self._state = state
 
     def _worlds(self, view: View) -> Callable[[random.Random], State] | None:
-        state = self._state
-        if state is None:
-            return None
+        return None if self._state is None else true_deal_worlds(self._state)
 
-        def world(rng: random.Random) -> State:
-            assert state is not None
-            st = state.copy()
-            rest = st.stock[st.stock_pos :]
-            rng.shuffle(rest)
-            st.stock = st.stock[: st.stock_pos] + rest
-            return st
 
-        return world
+def true_deal_worlds(state: State) -> Callable[[random.Random], State]:
+    """Worlds that are ``state`` itself but for the undrawn stock's order, shuffled anew in
+    each (what ``cheat`` searches: every hand seen, the stock not)."""
+
+    def world(rng: random.Random) -> State:
+        st = state.copy()
+        rest = st.stock[st.stock_pos :]
+        rng.shuffle(rest)
+        st.stock = st.stock[: st.stock_pos] + rest
+        return st
+
+    return world
 
 
 class CheatHardBot(CheatBot):

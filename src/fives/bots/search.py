@@ -106,8 +106,61 @@ def greedy_log_likelihood(beta: float) -> Callable[[State, int], float]:
     return log_likelihood
 
 
+#: the models of the others' play a search can weigh its worlds by
+PLAY_MODELS: Final = ("greedy", "medium")
+
+
+def play_log_likelihood(model: str, beta: float,
+                        config: Config) -> Callable[[State, int], float]:
+    """The log-likelihood of a seat's play under ``model`` (one of :data:`PLAY_MODELS`)."""
+    if model == "greedy":
+        return greedy_log_likelihood(beta)
+    if model == "medium":
+        return medium_log_likelihood(beta, config)
+    raise ValueError(f"unknown play model {model!r}: one of {', '.join(PLAY_MODELS)}")
+
+
+def medium_log_likelihood(beta: float, config: Config) -> Callable[[State, int], float]:
+    """A model of the others' play: a softmax over ``medium``'s values of the seat's legal
+    plays, worked out from that seat's hand in the world (its points now, the reply it leaves,
+    the tiles it sheds and keeps), as a log-likelihood of the action it took. The numbers the
+    seat after it is proven void in are not tracked (taken as none): the model is fitted the
+    same way (:mod:`fives.bots.playmodel`). Players who look past the points of the moment
+    (every search bot, and most people) are explained better than by the greedy key."""
+    rule = MediumRule(config)
+    teams = config.teams
+
+    def log_likelihood(state: State, code: int) -> float:
+        codes = state.legal_codes()
+        if len(codes) < 2:
+            return 0.0
+        seat = state.turn
+        n = state.n
+        nxt = (seat + 1) % n
+        out = state.out
+        while out[nxt] and nxt != seat:
+            nxt = (nxt + 1) % n
+        side = state.side
+        values = rule.values(
+            codes, state.hands[seat], state.layout, _table_mask(state), 0, 0,
+            state.hands[nxt].bit_count(), teams and side[nxt] == side[seat],
+            state.scores[side[seat]],
+        )
+        top = max(values)
+        taken = top
+        norm = 0.0
+        for c, v in zip(codes, values):
+            norm += math.exp(beta * (v - top))
+            if c == code:
+                taken = v
+        return beta * (taken - top) - math.log(norm)
+
+    return log_likelihood
+
+
 def inferred_worlds(
     sampler: WorldSampler, rng: random.Random, n: int, beta: float, factor: int = 2,
+    model: str = "greedy",
 ) -> tuple[list[State], float]:
     """``n`` worlds drawn in proportion to how well each explains the others' plays.
 
@@ -116,15 +169,16 @@ def inferred_worlds(
     in it under :func:`greedy_log_likelihood` (``beta``: how surely they take the play that
     scores most), and ``n`` are drawn from them by systematic resampling (sampling importance
     resampling). A world in which a seat held a tile that would have scored 10 and played one
-    that scored nothing keeps little weight. Also the candidates' effective number (Kish:
-    (sum w)^2 / sum w^2): how many equally weighted worlds they are worth.
+    that scored nothing keeps little weight. With ``model`` ``"medium"`` the choices are
+    weighed by :func:`medium_log_likelihood` instead. Also the candidates' effective number
+    (Kish: (sum w)^2 / sum w^2): how many equally weighted worlds they are worth.
     """
-    model = greedy_log_likelihood(beta)
+    likelihood = play_log_likelihood(model, beta, sampler.config)
     found: list[State] = []
     logs: list[float] = []
     for _ in range(n * factor):
         try:
-            world, logw = sampler.sample_weighted(rng, model)
+            world, logw = sampler.sample_weighted(rng, likelihood)
         except SamplingError:
             continue
         found.append(world)
@@ -160,9 +214,11 @@ class WorldStream:
 
     def __init__(
         self, sampler: WorldSampler, beta: float, batch: int,
-        source: Callable[[random.Random], State] | None = None,
+        source: Callable[[random.Random], State] | None = None, model: str = "greedy",
     ) -> None:
         self.sampler = sampler
+        #: the model of the others' play that weighs the worlds (:func:`play_log_likelihood`)
+        self.model = model
         #: where the worlds come from instead, if given (``cheat``'s: the true deal)
         self.source = source
         self.beta = beta
@@ -178,7 +234,8 @@ class WorldStream:
         if self.beta <= 0:
             return self.sampler.sample(rng)
         if not self.queue:
-            worlds, ess = inferred_worlds(self.sampler, rng, self.batch, self.beta)
+            worlds, ess = inferred_worlds(self.sampler, rng, self.batch, self.beta,
+                                          model=self.model)
             if not worlds:
                 raise SamplingError("no consistent world found")
             share = ess / (2 * self.batch)
@@ -762,6 +819,7 @@ def halving_values(
     playouts: str = "greedy",
     max_time: float = 0.0,
     world_source: Callable[[random.Random], State] | None = None,
+    model: str = "greedy",
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -774,7 +832,7 @@ def halving_values(
     match won in a playout. With ``move_time`` > 0 (CPU seconds) the final two keep taking
     new worlds, beyond ``worlds``, until the time is spent. Dropped classes are valued just
     below the worst survivor at most, so the best value is always a survivor's. With ``beta``
-    > 0 the worlds are drawn by how well they explain the others' plays
+    > 0 the worlds are drawn by how well they explain the others' plays under ``model``
     (:func:`inferred_worlds`); ``stats`` then gets ``ess_share``, the effective worlds per
     candidate, and ``exact_share``, the share of the values solved exactly. With ``leaf``, a
     playout stops ``leaf_after`` moves after the action and ``leaf`` values the rest of the
@@ -811,7 +869,7 @@ def halving_values(
     medium: MediumPolicy | None = None
     done = 0  # worlds drawn so far
     stage = max(1, worlds // 8) if halving else worlds
-    stream = WorldStream(sampler, beta, max(1, worlds // 8), world_source)
+    stream = WorldStream(sampler, beta, max(1, worlds // 8), world_source, model)
     cut = False
     while not cut:
         while done < stage:
@@ -928,6 +986,7 @@ def ismcts_values(
     leaf_after: int = 0,
     others_by_policy: bool = False,
     playouts: str = "greedy",
+    model: str = "greedy",
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions under SO-ISMCTS.
 
@@ -940,8 +999,9 @@ def ismcts_values(
     are valued exactly when expanded. At least ``iterations`` iterations; with ``move_time``
     > 0 (CPU seconds) more, until the time is spent. The values are the root moves' mean
     outcomes (a move never tried gets the worst of the others). With ``beta`` > 0 the pool is
-    drawn by how well its worlds explain the others' plays (:func:`inferred_worlds`);
-    ``stats`` then gets ``ess_share``, the effective worlds per candidate, and ``exact_share``,
+    drawn by how well its worlds explain the others' plays under ``model``
+    (:func:`inferred_worlds`); ``stats`` then gets ``ess_share``, the effective worlds per
+    candidate, and ``exact_share``,
     the share of the iterations solved exactly, and ``others_by_tree``, the share of the other
     seats' choices in the tree that its statistics made. With ``leaf``, the playout from a new node
     stops after ``leaf_after`` moves and ``leaf`` values the rest of the round. With
@@ -960,7 +1020,7 @@ def ismcts_values(
         # the minimax value the solver knows
         return halving_values(view, rng, worlds=pool, eps=eps, look=look, answer=answer,
                               endgame_tiles=endgame_tiles, match_weight=match_weight,
-                              beta=beta, stats=stats)
+                              beta=beta, stats=stats, model=model)
     started = time.thread_time()
     if stats is not None:
         stats["exact_share"] = 0.0
@@ -970,7 +1030,7 @@ def ismcts_values(
     side, classes, sampler = ready
     me = view.seat
     roots = [int(g[0]) for g in classes]
-    stream = WorldStream(sampler, beta, pool)
+    stream = WorldStream(sampler, beta, pool, model=model)
     worlds: list[State] = []
     for _ in range(pool):
         try:

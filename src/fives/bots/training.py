@@ -10,23 +10,46 @@ from dataclasses import dataclass
 from typing import Any
 
 from fives.bots.host import Seeds, deal_round
-from fives.bots.playmodel import fit_beta, mean_log_likelihood
+from fives.bots.playmodel import PLAY_MODELS, fit_beta, mean_log_likelihood
 from fives.bots.registry import BotName
 from fives.core.games import GAMES, Config
 from fives.core.state import State
 from fives.core.tiles import Action
 from fives.core.view import View, view_of
 
-__all__ = ["Decision", "FittedGame", "first_match_digest", "plays_of", "self_play", "train"]
+__all__ = ["Decision", "FittedGame", "first_match_digest", "fit_game", "plays_of", "self_play",
+           "train"]
 
 
 @dataclass(frozen=True)
 class FittedGame:
     game: str
+    model: str  # the key that explains the plays better (fives.bots.search.PLAY_MODELS)
     beta: float
     plays: int  # plays with a choice the fit saw
     mean_log_likelihood: float  # per play, at beta
     uniform_log_likelihood: float  # per play, every legal play alike (beta 0)
+    fits: dict[str, dict[str, float]]  # each key's beta and mean log-likelihood
+
+    def entry(self) -> dict[str, Any]:
+        """The game's entry in the model file (its first match's fingerprint added there)."""
+        return {"model": self.model, "beta": self.beta, "plays": self.plays,
+                "mean_log_likelihood": self.mean_log_likelihood,
+                "uniform_log_likelihood": self.uniform_log_likelihood, "fits": self.fits}
+
+
+def fit_game(game: str, samples: Sequence[tuple[State, int]]) -> FittedGame:
+    """Each key's beta fitted on ``samples``, and the one that explains them better (the
+    greedy key on a tie: the simpler model)."""
+    fits: dict[str, dict[str, float]] = {}
+    for model in PLAY_MODELS:
+        beta = fit_beta(samples, model=model)
+        fits[model] = {"beta": beta,
+                       "mean_log_likelihood": round(mean_log_likelihood(samples, beta, model), 4)}
+    best = max(PLAY_MODELS, key=lambda m: fits[m]["mean_log_likelihood"])
+    return FittedGame(game, best, fits[best]["beta"], len(samples),
+                      fits[best]["mean_log_likelihood"],
+                      round(mean_log_likelihood(samples, 0.0), 4), fits)
 
 
 @dataclass(frozen=True)
@@ -101,21 +124,17 @@ def first_match_digest(game: str, bots: Sequence[str], seed: int) -> str:
 def train(seed: int, matches: int, bots: Sequence[str],
           games: Sequence[str] | None = None,
           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The model file's content: each game's fitted beta over two-player matches."""
+    """The model file's content: each game's fitted model over two-player matches."""
     fitted: dict[str, Any] = {}
     for game in games or sorted(GAMES):
         numbered = _numbered_plays(game, 2, bots, matches, seed)
-        samples = [(state, code) for _, state, code in numbered]
-        beta = fit_beta(samples)
-        result = FittedGame(game, beta, len(samples),
-                            round(mean_log_likelihood(samples, beta), 4),
-                            round(mean_log_likelihood(samples, 0.0), 4))
-        fitted[game] = {"beta": result.beta, "plays": result.plays,
-                        "mean_log_likelihood": result.mean_log_likelihood,
-                        "uniform_log_likelihood": result.uniform_log_likelihood,
+        result = fit_game(game, [(state, code) for _, state, code in numbered])
+        fitted[game] = {**result.entry(),
                         "first_match_sha256": _digest([(st, c) for m, st, c in numbered
                                                        if m == 0])}
         if progress is not None:
-            progress(f"{game}: beta {beta} over {len(samples)} plays")
-    return {"model": "softmax over the greedy key (points now, then pips / 12)",
+            progress(f"{game}: {result.model}, beta {result.beta} over {result.plays} plays")
+    return {"model": "softmax over a key, per game the one that explains the plays better: "
+                     "greedy (points now, then pips / 12) or medium (its values of the plays "
+                     "from the seat's own hand)",
             "seed": seed, "matches": matches, "bots": list(bots), "games": fitted}
