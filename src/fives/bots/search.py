@@ -135,11 +135,7 @@ def medium_log_likelihood(beta: float, config: Config) -> Callable[[State, int],
         if len(codes) < 2:
             return 0.0
         seat = state.turn
-        n = state.n
-        nxt = (seat + 1) % n
-        out = state.out
-        while out[nxt] and nxt != seat:
-            nxt = (nxt + 1) % n
+        nxt = next_in_round(state)
         side = state.side
         values = rule.values(
             codes, state.hands[seat], state.layout, _table_mask(state), 0, 0,
@@ -732,10 +728,7 @@ class MediumPolicy:
         n = self.n
         seat = state.turn
         side = self.side
-        nxt = (seat + 1) % n
-        out = state.out
-        while out[nxt] and nxt != seat:
-            nxt = (nxt + 1) % n
+        nxt = next_in_round(state)
         hands = state.hands
         hand = hands[seat]
         lay = state.layout
@@ -766,6 +759,18 @@ def best_code(codes: list[int], values: list[float]) -> int:
                 best = code
                 best_weight = weight
     return best
+
+
+def next_in_round(state: State) -> int:
+    """The seat after the one to move that is still in the round (a partner who went out in
+    Fives and Threes sits the rest out)."""
+    seat = state.turn
+    n = state.n
+    out = state.out
+    nxt = (seat + 1) % n
+    while out[nxt] and nxt != seat:
+        nxt = (nxt + 1) % n
+    return nxt
 
 
 def _table_mask(state: State) -> int:
