@@ -125,8 +125,8 @@ def medium_log_likelihood(beta: float, config: Config) -> Callable[[State, int],
     plays, worked out from that seat's hand in the world (its points now, the reply it leaves,
     the tiles it sheds and keeps), as a log-likelihood of the action it took. The numbers the
     seat after it is proven void in are not tracked (taken as none): the model is fitted the
-    same way (:mod:`fives.bots.playmodel`). Players who look past the points of the moment
-    (every search bot, and most people) are explained better than by the greedy key."""
+    same way (:mod:`fives.bots.playmodel`). The plays of players who look past the points of
+    the moment (the search bots' are measured) are explained better than by the greedy key."""
     rule = MediumRule(config)
     teams = config.teams
 
