@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 
+from fives.bots.base import BotError
 from fives.bots.host import Seeds
 from fives.bots.ladder import true_deal_worlds
 from fives.bots.registry import BotName
@@ -81,7 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print(f"oracle_regret: no records (*.json) in {args.records!r}", file=sys.stderr)
         return 2
-    names = [BotName.parse(b) for b in args.bots.split(",")]
+    try:
+        names = [BotName.parse(b) for b in args.bots.split(",")]
+    except BotError as exc:
+        print(f"oracle_regret: {exc}", file=sys.stderr)
+        return 2
     chosen = decisions(paths, args.decisions, args.seed)
     regrets: dict[str, list[float]] = {str(n): [] for n in names}
     seconds: dict[str, float] = {str(n): 0.0 for n in names}
