@@ -230,12 +230,12 @@ class IsmctsBot(Bot):
         self.move_time = move_time
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        model, beta = _play_model(view, self.infer)
         found = ismcts_values(
             view, rng, iterations=self.iterations, eps=self.eps, look=self.look,
             answer=self.answer,
             explore=self.explore, pool=self.pool, endgame_tiles=self.endgame_tiles,
-            move_time=self.move_time, beta=_beta(view, self.infer), stats=self.last_stats,
-            model=_model(view),
+            move_time=self.move_time, beta=beta, stats=self.last_stats, model=model,
             leaf=_leaf(view, self.leaf_after), leaf_after=max(0, self.leaf_after),
             others_by_policy=self.others_by_policy, playouts=self.playouts,
         )
@@ -301,11 +301,11 @@ class HalvingBot(Bot):
         self.prior = prior
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        model, beta = _play_model(view, self.infer)
         found = halving_values(
             view, rng, worlds=self.worlds, eps=self.eps, look=self.look, answer=self.answer,
             endgame_tiles=self.endgame_tiles, match_weight=self.match_weight,
-            halving=self.halving, move_time=self.move_time, beta=_beta(view, self.infer),
-            model=_model(view),
+            halving=self.halving, move_time=self.move_time, beta=beta, model=model,
             stats=self.last_stats, leaf=_leaf(view, self.leaf_after),
             leaf_after=max(0, self.leaf_after), replies=self.replies, playouts=self.playouts,
             max_time=self.max_time,
@@ -318,14 +318,11 @@ class HalvingBot(Bot):
         return _pick_best(self.values(view, rng), rng)
 
 
-def _beta(view: View, infer: bool) -> float:
-    """The play model's beta for this game, if the bot draws worlds by inference."""
-    return play_model(view.config.game.name)[1] if infer else 0.0
-
-
-def _model(view: View) -> str:
-    """The key of the play model fitted for this game (``greedy`` or ``medium``)."""
-    return play_model(view.config.game.name)[0]
+def _play_model(view: View, infer: bool) -> tuple[str, float]:
+    """The key and beta of the play model fitted for this game (beta 0, worlds uniform, if
+    the bot does not draw its worlds by inference)."""
+    model, beta = play_model(view.config.game.name)
+    return model, beta if infer else 0.0
 
 
 def _leaf(view: View, leaf_after: int) -> Callable[[State], float] | None:

@@ -207,7 +207,6 @@ class BotName:
                 setattr(bot, field, move_time)
         return bot
 
-
     def make_by_counts(self) -> Bot:
         """A new bot of this name that plays by counts alone, no clock: one of our levels with
         its time budget and cap off (the same seed gives the same play on any machine, as
