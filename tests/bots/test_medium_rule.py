@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from fives.bots.ladder import MediumBot
-from fives.bots.search import MediumPolicy, MediumRule, best_code
+from fives.bots.ladder import MediumBot, rule_values
+from fives.bots.search import RULE_TERMS, MediumPolicy, MediumRule, best_code
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, LEAD_BASE, Action
@@ -280,3 +280,33 @@ def test_with_a_partner_out_the_next_seat_is_the_next_still_playing() -> None:
                 _heaviest_best(state)
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize(("game", "players", "teams"), [("all-fives", 2, False),
+                                                        ("fives-and-threes", 2, False),
+                                                        ("fives-and-threes", 4, True),
+                                                        ("all-fives", 4, True)])
+def test_a_rule_is_its_terms_each_times_its_weight(game: str, players: int, teams: bool) -> None:
+    """The value of a play is the sum of its terms, each times its weight: the rule with every
+    weight but one at 0 gives that term, and any weights give the sum (what fitting weights to
+    a search's values relies on); medium's weights give medium's values to the last bit."""
+    weights = {t: 0.1 + 0.37 * i for i, t in enumerate(RULE_TERMS)}
+    checked = 0
+    for k, view in enumerate(_decisions(game, players, teams, seed=33)):
+        cfg = view.config
+        terms = {t: rule_values(MediumRule.weighted(cfg, {u: float(u == t) for u in RULE_TERMS}),
+                                view) for t in RULE_TERMS}
+        mixed = rule_values(MediumRule.weighted(cfg, weights), view)
+        for action, value in mixed.items():
+            assert value == pytest.approx(sum(weights[t] * terms[t][action] for t in RULE_TERMS),
+                                          abs=1e-9), (k, str(action))
+        assert rule_values(MediumRule.weighted(cfg, {}), view) == MediumBot().values(
+            view, random.Random(0))
+        checked += 1
+    assert checked >= 20
+
+
+def test_a_weight_for_a_term_the_rule_lacks_is_refused_by_name() -> None:
+    cfg = next(random_states("all-fives", 2, seed=1)).config
+    with pytest.raises(ValueError, match="unknown terms spin"):
+        MediumRule.weighted(cfg, {"now": 1.0, "spin": 2.0})

@@ -84,6 +84,30 @@ def _pick_best(values: dict[Action, float], rng: random.Random) -> Action:
     return best[int(rng.random() * len(best))]
 
 
+def rule_values(rule: MediumRule, view: View) -> dict[Action, float]:
+    """``rule``'s value of each legal action of ``view``, from what the seat knows: its hand,
+    the table, the next seat's hand size and proven voids, every opponent's proven voids."""
+    cfg = view.config
+    seat = view.seat
+    assert seat is not None
+    n = cfg.players
+    nxt = (seat + 1) % n
+    while view.out and view.out[nxt] and nxt != seat:
+        nxt = (nxt + 1) % n
+    void_all = 0x7F
+    for s in range(n):
+        if cfg.side_of(s) != cfg.side_of(seat):
+            void_all &= proven_voids(view, s)
+    found = rule.values(
+        [int(a) for a in view.legal], mask_of(view.hand), view.layout,
+        mask_of(view.layout.tiles()), proven_voids(view, nxt),
+        void_all, view.hand_sizes[nxt],
+        bool(cfg.teams) and cfg.side_of(nxt) == cfg.side_of(seat),
+        view.scores[cfg.side_of(seat)],
+    )
+    return dict(zip(view.legal, found))
+
+
 class MediumBot(Bot):
     """A fast heuristic: points now, minus what the next opponent may score in reply and the
     chance it can answer at all (each tile it may hold, not proven void, held with the same
@@ -104,31 +128,12 @@ class MediumBot(Bot):
     block_weight = 12.0
 
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
-        cfg = view.config
-        seat = view.seat
-        assert seat is not None
-        n = cfg.players
-        nxt = (seat + 1) % n
-        while view.out and view.out[nxt] and nxt != seat:
-            nxt = (nxt + 1) % n
-        hand = mask_of(view.hand)
-        void_all = 0x7F
-        for s in range(n):
-            if cfg.side_of(s) != cfg.side_of(seat):
-                void_all &= proven_voids(view, s)
         rule = MediumRule(
-            cfg, reply_weight=self.reply_weight, pips_weight=self.pips_weight,
+            view.config, reply_weight=self.reply_weight, pips_weight=self.pips_weight,
             block_weight=self.block_weight, unit_scaled=self.unit_scaled,
             expected_reply=self.expected_reply,
         )
-        found = rule.values(
-            [int(a) for a in view.legal], hand, view.layout,
-            mask_of(view.layout.tiles()), proven_voids(view, nxt),
-            void_all, view.hand_sizes[nxt],
-            bool(cfg.teams) and cfg.side_of(nxt) == cfg.side_of(seat),
-            view.scores[cfg.side_of(seat)],
-        )
-        return dict(zip(view.legal, found))
+        return rule_values(rule, view)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from fives.bots.transpose import action_classes
@@ -515,6 +515,17 @@ def open_numbers(lay: Layout) -> int:
     return numbers
 
 
+#: the terms of medium's rule of thumb, each with its own weight (:meth:`MediumRule.weighted`):
+#: the points now (in Fives and Threes, with the steps to 61), the chance the next seat can
+#: answer, the reply it may score (an opponent's; a partner's), the pips shed, a double shed,
+#: the tiles kept that touch an open end, the numbers kept, every opponent void in the ends
+MEDIUM_WEIGHTS: Final[dict[str, float]] = {
+    "now": 1.0, "block": 12.0, "reply": 1.0, "partner_reply": 0.5, "pips": 0.25,
+    "double": 2.0, "touch": 0.8, "kept": 0.3, "void": 4.0,
+}
+RULE_TERMS: Final = tuple(MEDIUM_WEIGHTS)
+
+
 class MediumRule:
     """``medium``'s rule of thumb (:class:`fives.bots.ladder.MediumBot`, whose docstring and
     README section give its terms), compiled here so that playouts can afford it: the game's
@@ -525,7 +536,10 @@ class MediumRule:
 
     def __init__(self, config: Config, *, reply_weight: float = 1.0, pips_weight: float = 0.25,
                  block_weight: float = 12.0, unit_scaled: bool = True,
-                 expected_reply: bool = True) -> None:
+                 expected_reply: bool = True, now_weight: float = 1.0,
+                 partner_reply: float = 0.5, double_weight: float = 2.0,
+                 touch_weight: float = 0.8, kept_weight: float = 0.3,
+                 void_weight: float = 4.0) -> None:
         game = config.game
         self.table: list[int] = list(game.play_points)
         scoring = [p for p in self.table if p > 0]
@@ -539,6 +553,25 @@ class MediumRule:
         self.pips_weight = pips_weight
         self.block_weight = block_weight
         self.expected_reply = expected_reply
+        self.now_weight = now_weight
+        self.partner_reply = partner_reply
+        self.double_weight = double_weight
+        self.touch_weight = touch_weight
+        self.kept_weight = kept_weight
+        self.void_weight = void_weight
+
+    @classmethod
+    def weighted(cls, config: Config, weights: Mapping[str, float]) -> MediumRule:
+        """The rule with ``weights`` for the terms :data:`RULE_TERMS` names (medium's for the
+        others)."""
+        unknown = sorted(set(weights) - set(RULE_TERMS))
+        if unknown:
+            raise ValueError(f"unknown terms {', '.join(unknown)}: {', '.join(RULE_TERMS)}")
+        w = {**MEDIUM_WEIGHTS, **weights}
+        return cls(config, now_weight=w["now"], block_weight=w["block"], reply_weight=w["reply"],
+                   partner_reply=w["partner_reply"], pips_weight=w["pips"],
+                   double_weight=w["double"], touch_weight=w["touch"], kept_weight=w["kept"],
+                   void_weight=w["void"])
 
     def values(self, codes: list[int], hand: int, lay: Layout, on_table: int, void_next: int,
                void_all: int, next_size: int, partner: bool, my_score: Score) -> list[float]:
@@ -572,15 +605,16 @@ class MediumRule:
             after = lay.copy()
             total = after.place(tid, end)
             points = table[total]
-            value = float(points)
+            now = float(points)
             if self.exact:
                 reached = my_score + points
                 if reached > self.target:
-                    value = -5.0
+                    now = -5.0
                 elif reached == self.target:
-                    value += 100.0
+                    now += 100.0
                 elif self.target - reached <= 8:
-                    value += 1.0  # close to 61: small steps are easier to land exactly
+                    now += 1.0  # close to 61: small steps are easier to land exactly
+            value = self.now_weight * now
             # what the next seat may answer, each tile it may hold held with the same chance:
             # the tiles that fit an open end, and the scoring answers among them (a tile that
             # fits no end is skipped before its ends are tried: most are, and the loop is hot)
@@ -615,12 +649,12 @@ class MediumRule:
                         miss *= 1.0 - chance
                 else:
                     reply = float(max(replies))
-            value += (0.5 if partner else -self.reply_weight) * reply
+            value += (self.partner_reply if partner else -self.reply_weight) * reply
             rest = hand & ~(1 << tid)
             if self.pays_pips:
                 value += self.pips_weight * k * _PIPS[tid]
             if _DOUBLES[tid]:
-                value += 2.0 * k
+                value += self.double_weight * k
             touching = 0
             kept_numbers = 0
             while rest:
@@ -630,10 +664,10 @@ class MediumRule:
                 if numbers & showing:
                     touching += 1
                 kept_numbers |= numbers
-            value += 0.8 * k * touching
-            value += 0.3 * k * kept_numbers.bit_count()
+            value += self.touch_weight * k * touching
+            value += self.kept_weight * k * kept_numbers.bit_count()
             if void_all and not showing & ~void_all:
-                value += 4.0 * k  # every opponent is proven out of the open numbers
+                value += self.void_weight * k  # every opponent is proven out of the open numbers
             out.append(value)
         return out
 
@@ -647,9 +681,9 @@ class MediumPolicy:
     Ties go to the heaviest tile, then to the first; a random legal move with ``eps``.
     """
 
-    def __init__(self, state: State, eps: float) -> None:
+    def __init__(self, state: State, eps: float, rule: MediumRule | None = None) -> None:
         cfg = state.config
-        self.rule = MediumRule(cfg)
+        self.rule = rule if rule is not None else MediumRule(cfg)
         self.eps = eps
         self.n = state.n
         self.side: list[int] = list(state.side)
