@@ -152,7 +152,7 @@ def main(argv: list[str]) -> int:
             half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
             line += f", against medium's {d.mean():+.3f} [{d.mean() - half:+.3f}, {d.mean() + half:+.3f}]"
         scale = w[0] if w[0] > 0 else 1.0
-        line += "; weights (now = 1): " + ", ".join(f"{t} {x / scale:.2f}"
+        line += f"; weights{' (now = 1)' if w[0] > 0 else ''}: " + ", ".join(f"{t} {x / scale:.2f}"
                                                      for t, x in zip(RULE_TERMS, w, strict=True))
         print(line)
     return 0
