@@ -1,4 +1,4 @@
-"""``python tools/rule_fit.py GAME PLAYERS [--teams] [--decisions N] [--worlds W] [--jobs J]``:
+"""``python tools/rule_fit.py GAME PLAYERS [--teams] [--extra] [--decisions N] [--worlds W]``:
 would other weights for medium's terms make better playouts? (issue 27)
 
 ``hard`` and ``expert`` play their worlds out by medium's rule of thumb, a weighted sum of terms
@@ -12,6 +12,7 @@ the view. Two fits on three quarters of the decisions: least squares on the valu
 mean at each decision, and the weights (from medium's) that minimise the expected regret of a
 softmax over the rule's values. On the held-out quarter, each set of weights' choice is scored
 by its regret (the search's best value less that of the choice), paired with medium's weights.
+With ``--extra`` the fits may also weigh terms medium lacks (:data:`EXTRA_TERMS`).
 """
 
 from __future__ import annotations
@@ -30,9 +31,53 @@ from fives.bots.search import MEDIUM_WEIGHTS, RULE_TERMS, MediumRule, halving_va
 from fives.bots.transpose import action_classes
 from fives.core.games import Config
 from fives.core.state import State
+from fives.core.tiles import ALL_TILES, Action
 from fives.core.view import View, view_of
 
 Row = tuple[list[float], list[list[float]], list[int]]
+
+#: terms medium does not have, worked out here from the view (``--extra``): the most the seat
+#: could score with a kept tile on its next turn, the open numbers no unseen tile has, a play
+#: that sets the spinner, the doubles kept, the points now when the seat's side is within 50
+#: of the target, the unseen tiles that fit the ends (and those when the stock is empty, and
+#: when the other side is within 50), the kept tiles that fit when one tile or none is left
+EXTRA_TERMS = ("follow", "lock", "spinner", "doubles_kept", "now_near", "fit_stock_empty",
+               "fit", "last_fits", "fit_them_near")
+
+
+def extra_terms(view: View) -> dict[Action, list[float]]:
+    """Each legal action's :data:`EXTRA_TERMS`."""
+    cfg = view.config
+    table = cfg.game.play_points
+    hand = list(view.hand)
+    seen = {t.id for t in hand} | {t.id for t in view.layout.tiles()}
+    unseen = [t for t in ALL_TILES if t.id not in seen]
+    assert view.seat is not None
+    side = cfg.side_of(view.seat)
+    mine = view.scores[side]
+    theirs = max(s for i, s in enumerate(view.scores) if i != side)
+    near_me = float(mine >= cfg.target - 50)
+    near_them = float(theirs >= cfg.target - 50)
+    out: dict[Action, list[float]] = {}
+    for a in view.legal:
+        if a.tile is None:
+            out[a] = [0.0] * len(EXTRA_TERMS)
+            continue
+        lay = view.layout.copy()
+        points = table[lay.place(a.tile.id, a.end if a.end is not None else 0)]
+        rest = [t for t in hand if t.id != a.tile.id]
+        showing = {v for _e, v in lay.ends}
+        follow = max((table[lay.total_after(t.id, e)] for t in rest for e, v in lay.ends
+                      if t.has(v)), default=0)
+        lock = sum(1 for v in showing if not any(t.has(v) for t in unseen))
+        spinner = float(view.layout.spinner_tile is None and lay.spinner_tile is not None)
+        fit = sum(1 for t in unseen if any(t.has(v) for v in showing))
+        kept_fit = sum(1 for t in rest if any(t.has(v) for v in showing))
+        out[a] = [float(follow), float(lock), spinner,
+                  float(sum(1 for t in rest if t.low == t.high)), points * near_me,
+                  float(view.stock == 0) * fit, float(fit),
+                  float(len(rest) <= 1) * kept_fit, near_them * fit]
+    return out
 
 
 def positions(config: Config, wanted: int, seed: int) -> list[View]:
@@ -56,16 +101,17 @@ def positions(config: Config, wanted: int, seed: int) -> list[View]:
     return found
 
 
-def label(job: tuple[View, int, int]) -> Row:
+def label(job: tuple[View, int, int, bool]) -> Row:
     """The search's value, each term and the tile's pips of every legal action of a view."""
-    view, worlds, seed = job
+    view, worlds, seed, extra = job
     values = halving_values(view, random.Random(seed), worlds=worlds, eps=0.0, endgame_tiles=6,
                             playouts="medium", halving=False)
     terms = [rule_values(MediumRule.weighted(view.config,
                                              {u: float(u == t) for u in RULE_TERMS}), view)
              for t in RULE_TERMS]
     acts = list(view.legal)
-    return ([values[a] for a in acts], [[column[a] for column in terms] for a in acts],
+    more = extra_terms(view) if extra else {a: [] for a in acts}
+    return ([values[a] for a in acts], [[column[a] for column in terms] + more[a] for a in acts],
             [a.tile.pips if a.tile is not None else -1 for a in acts])
 
 
@@ -127,17 +173,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--worlds", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--extra", action="store_true",
+                        help="fit the extra terms too (medium's weight for them: 0)")
     args = parser.parse_args(argv)
     config = Config.make(args.game, args.players, teams=args.teams)
     started = time.time()
     views = positions(config, args.decisions, args.seed)
-    jobs = [(view, args.worlds, args.seed + k) for k, view in enumerate(views)]
+    jobs = [(view, args.worlds, args.seed + k, args.extra) for k, view in enumerate(views)]
     with multiprocessing.Pool(args.jobs) as pool:
         rows = pool.map(label, jobs, chunksize=8)
     order = np.random.default_rng(args.seed).permutation(len(rows))
     held = [rows[i] for i in order[: len(rows) // 4]]
     train = [rows[i] for i in order[len(rows) // 4:]]
-    medium = np.array([MEDIUM_WEIGHTS[t] for t in RULE_TERMS])
+    names = RULE_TERMS + (EXTRA_TERMS if args.extra else ())
+    medium = np.array([MEDIUM_WEIGHTS.get(t, 0.0) for t in names])
     fits = {"medium's": medium, "least squares": least_squares(train),
             "least regret": least_regret(train, medium.copy())}
     print(f"{args.game}, {args.players} players{' in partnerships' if args.teams else ''}: "
@@ -153,7 +202,7 @@ def main(argv: list[str]) -> int:
             line += f", against medium's {d.mean():+.3f} [{d.mean() - half:+.3f}, {d.mean() + half:+.3f}]"
         scale = w[0] if w[0] > 0 else 1.0
         line += f"; weights{' (now = 1)' if w[0] > 0 else ''}: " + ", ".join(f"{t} {x / scale:.2f}"
-                                                     for t, x in zip(RULE_TERMS, w, strict=True))
+                                                     for t, x in zip(names, w, strict=True))
         print(line)
     return 0
 
