@@ -12,7 +12,8 @@ the view. Two fits on three quarters of the decisions: least squares on the valu
 mean at each decision, and the weights (from medium's) that minimise the expected regret of a
 softmax over the rule's values. On the held-out quarter, each set of weights' choice is scored
 by its regret (the search's best value less that of the choice), paired with medium's weights.
-With ``--extra`` the fits may also weigh terms medium lacks (:data:`EXTRA_TERMS`).
+With ``--extra`` the fits may also weigh the terms medium gives no weight (in
+:data:`fives.bots.search.MEDIUM_WEIGHTS`, weight 0).
 """
 
 from __future__ import annotations
@@ -31,54 +32,9 @@ from fives.bots.search import MEDIUM_WEIGHTS, RULE_TERMS, MediumRule, halving_va
 from fives.bots.transpose import action_classes
 from fives.core.games import Config
 from fives.core.state import State
-from fives.core.tiles import ALL_TILES, Action
 from fives.core.view import View, view_of
 
 Row = tuple[list[float], list[list[float]], list[int]]
-
-#: terms medium does not have, worked out here from the view (``--extra``): the most the seat
-#: could score with a kept tile on its next turn, the open numbers no unseen tile has, a play
-#: that sets the spinner, the doubles kept, the points now when the seat's side is within 50
-#: of the target, the unseen tiles that fit the ends (and those when the stock is empty, and
-#: when the other side is within 50), the kept tiles that fit when one tile or none is left
-EXTRA_TERMS = ("follow", "lock", "spinner", "doubles_kept", "now_near", "fit_stock_empty",
-               "fit", "last_fits", "fit_them_near")
-
-
-def extra_terms(view: View) -> dict[Action, list[float]]:
-    """Each legal action's :data:`EXTRA_TERMS`."""
-    cfg = view.config
-    table = cfg.game.play_points
-    hand = list(view.hand)
-    seen = {t.id for t in hand} | {t.id for t in view.layout.tiles()}
-    unseen = [t for t in ALL_TILES if t.id not in seen]
-    assert view.seat is not None
-    side = cfg.side_of(view.seat)
-    mine = view.scores[side]
-    theirs = max(s for i, s in enumerate(view.scores) if i != side)
-    near_me = float(mine >= cfg.target - 50)
-    near_them = float(theirs >= cfg.target - 50)
-    out: dict[Action, list[float]] = {}
-    for a in view.legal:
-        if a.tile is None:
-            out[a] = [0.0] * len(EXTRA_TERMS)
-            continue
-        lay = view.layout.copy()
-        points = table[lay.place(a.tile.id, a.end if a.end is not None else 0)]
-        rest = [t for t in hand if t.id != a.tile.id]
-        showing = {v for _e, v in lay.ends}
-        follow = max((table[lay.total_after(t.id, e)] for t in rest for e, v in lay.ends
-                      if t.has(v)), default=0)
-        lock = sum(1 for v in showing if not any(t.has(v) for t in unseen))
-        spinner = float(view.layout.spinner_tile is None and lay.spinner_tile is not None)
-        fit = sum(1 for t in unseen if any(t.has(v) for v in showing))
-        kept_fit = sum(1 for t in rest if any(t.has(v) for v in showing))
-        out[a] = [float(follow), float(lock), spinner,
-                  float(sum(1 for t in rest if t.low == t.high)), points * near_me,
-                  float(view.stock == 0) * fit, float(fit),
-                  float(len(rest) <= 1) * kept_fit, near_them * fit]
-    return out
-
 
 def positions(config: Config, wanted: int, seed: int) -> list[View]:
     """``wanted`` views with more than one distinct action, from matches of medium, seeded."""
@@ -108,11 +64,15 @@ def label(job: tuple[View, int, int, bool]) -> Row:
                             playouts="medium", halving=False)
     terms = [rule_values(MediumRule.weighted(view.config,
                                              {u: float(u == t) for u in RULE_TERMS}), view)
-             for t in RULE_TERMS]
+             for t in _names(extra)]
     acts = list(view.legal)
-    more = extra_terms(view) if extra else {a: [] for a in acts}
-    return ([values[a] for a in acts], [[column[a] for column in terms] + more[a] for a in acts],
+    return ([values[a] for a in acts], [[column[a] for column in terms] for a in acts],
             [a.tile.pips if a.tile is not None else -1 for a in acts])
+
+
+def _names(extra: bool) -> tuple[str, ...]:
+    """medium's terms, and with ``extra`` those it does not weigh (its weight 0)."""
+    return RULE_TERMS if extra else tuple(t for t in RULE_TERMS if MEDIUM_WEIGHTS[t])
 
 
 def choices(w: np.ndarray, rows: list[Row]) -> list[int]:
@@ -185,8 +145,8 @@ def main(argv: list[str]) -> int:
     order = np.random.default_rng(args.seed).permutation(len(rows))
     held = [rows[i] for i in order[: len(rows) // 4]]
     train = [rows[i] for i in order[len(rows) // 4:]]
-    names = RULE_TERMS + (EXTRA_TERMS if args.extra else ())
-    medium = np.array([MEDIUM_WEIGHTS.get(t, 0.0) for t in names])
+    names = _names(args.extra)
+    medium = np.array([MEDIUM_WEIGHTS[t] for t in names])
     fits = {"medium's": medium, "least squares": least_squares(train),
             "least regret": least_regret(train, medium.copy())}
     print(f"{args.game}, {args.players} players{' in partnerships' if args.teams else ''}: "

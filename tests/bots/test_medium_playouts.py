@@ -11,8 +11,15 @@ import random
 
 import pytest
 
-from fives.bots.ladder import MediumBot
-from fives.bots.search import MediumPolicy, halving_values, ismcts_values, open_numbers
+from fives.bots.ladder import MediumBot, rule_values
+from fives.bots.search import (
+    RULE_TERMS,
+    MediumPolicy,
+    MediumRule,
+    halving_values,
+    ismcts_values,
+    open_numbers,
+)
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import Action
@@ -119,3 +126,66 @@ def test_the_tree_search_with_medium_playouts_values_every_action_alike_for_a_se
         assert found == again
     with pytest.raises(ValueError, match="'clever'"):
         ismcts_values(views[0], random.Random(1), iterations=8, eps=0.0, playouts="clever")
+
+
+@pytest.mark.parametrize(("game", "players", "teams"), [("all-fives", 2, False),
+                                                        ("fives-and-threes", 4, True),
+                                                        ("muggins", 3, False)])
+def test_a_playout_by_other_weights_plays_what_that_rule_values_best(
+        game: str, players: int, teams: bool) -> None:
+    """Given a rule (the weights of a fit, the terms medium does not weigh among them), every
+    seat of a playout plays that rule's best from its own view, not medium's."""
+    weights = {t: (-1) ** i * (0.3 + 0.2 * i) for i, t in enumerate(RULE_TERMS)}
+    differs = checked = 0
+    for k, state in enumerate(random_states(game, players, seed=9, rounds=2, teams=teams)):
+        if k % 5 or state.turn < 0:
+            continue
+        rule = MediumRule.weighted(state.config, weights)
+        world = state.copy()
+        policy = MediumPolicy(world, eps=0.0, rule=rule)
+        policy.start(world)
+        played = world.copy()
+        policy.playout(played, world.legal_codes()[0], random.Random(k))
+        replay = world.copy()
+        replay.apply_code(world.legal_codes()[0])
+        for entry in played.log[len(world.log) + 1:]:
+            if len(replay.legal_codes()) > 1:
+                view = view_of(replay, replay.turn)
+                best = _best_of(rule_values(rule, view))
+                assert entry[1] in best, (game, k)
+                differs += entry[1] not in _medium_best(replay)
+                checked += 1
+            replay.apply_code(entry[1])
+    assert checked >= 20 and differs >= 3
+
+
+def _best_of(values: dict[Action, float]) -> set[int]:
+    top = max(values.values())
+    best = [a for a, v in values.items() if v >= top - 1e-9]
+    heaviest = max(a.tile.pips if a.tile is not None else -1 for a in best)
+    return {int(a) for a in best if (a.tile.pips if a.tile is not None else -1) == heaviest}
+
+
+def test_with_an_equity_a_playout_is_worth_its_change() -> None:
+    """With ``equity``, an action's value is what it says of the state a playout ends in less
+    what it says of the scores now: an equity that is the score margin gives the values of
+    the margin (no match bonus), to a rounding."""
+    for state in list(random_states("all-fives", 2, seed=12, rounds=2))[5:40:7]:
+        if state.turn < 0 or len(state.legal_codes()) < 2:
+            continue
+        view = view_of(state, state.turn)
+        side = state.side[state.turn]
+
+        def margin(st: State, side: int = side) -> float:
+            return float(st.scores[side] - st.scores[1 - side])
+
+        plain = halving_values(view, random.Random(3), worlds=24, eps=0.0, match_weight=0.0,
+                               playouts="medium", halving=False)
+        by_equity = halving_values(view, random.Random(3), worlds=24, eps=0.0,
+                                   match_weight=0.0, playouts="medium", halving=False,
+                                   equity=margin)
+        assert by_equity == pytest.approx(plain, abs=1e-9)
+        doubled = halving_values(view, random.Random(3), worlds=24, eps=0.0, match_weight=0.0,
+                                 playouts="medium", halving=False,
+                                 equity=lambda st, side=side: 2.0 * margin(st) + 7.0)
+        assert doubled == pytest.approx({a: 2.0 * v for a, v in plain.items()}, abs=1e-9)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from fives.bots.ladder import MediumBot, rule_values
-from fives.bots.search import RULE_TERMS, MediumPolicy, MediumRule, best_code
+from fives.bots.search import MEDIUM_WEIGHTS, RULE_TERMS, MediumPolicy, MediumRule, best_code
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import ACTIONS, ALL_TILES, LEAD_BASE, Action
@@ -310,3 +310,63 @@ def test_a_weight_for_a_term_the_rule_lacks_is_refused_by_name() -> None:
     cfg = next(random_states("all-fives", 2, seed=1)).config
     with pytest.raises(ValueError, match="unknown terms spin"):
         MediumRule.weighted(cfg, {"now": 1.0, "spin": 2.0})
+
+
+def reference_extra(view: View) -> dict[Action, dict[str, float]]:
+    """The terms medium gives no weight, as ``tools/rule_fit.py --extra`` defines them."""
+    cfg = view.config
+    table = cfg.game.play_points
+    hand = list(view.hand)
+    seen = {t.id for t in hand} | {t.id for t in view.layout.tiles()}
+    unseen = [t for t in ALL_TILES if t.id not in seen]
+    assert view.seat is not None
+    side = cfg.side_of(view.seat)
+    near_me = float(view.scores[side] >= cfg.target - 50)
+    near_them = float(max(s for i, s in enumerate(view.scores) if i != side) >= cfg.target - 50)
+    out: dict[Action, dict[str, float]] = {}
+    for a in view.legal:
+        if a.tile is None:
+            out[a] = dict.fromkeys(EXTRA, 0.0)
+            continue
+        lay = view.layout.copy()
+        points = table[lay.place(a.tile.id, a.end if a.end is not None else 0)]
+        rest = [t for t in hand if t.id != a.tile.id]
+        showing = {v for _e, v in lay.ends}
+        fit = sum(1 for t in unseen if any(t.has(v) for v in showing))
+        out[a] = {
+            "follow": max((table[lay.total_after(t.id, e)] for t in rest for e, v in lay.ends
+                           if t.has(v)), default=0),
+            "lock": sum(1 for v in showing if not any(t.has(v) for t in unseen)),
+            "spinner": float(view.layout.spinner_tile is None and lay.spinner_tile is not None),
+            "doubles_kept": sum(1 for t in rest if t.low == t.high),
+            "now_near": points * near_me,
+            "fit_stock_empty": float(view.stock == 0) * fit,
+            "fit": fit,
+            "last_fits": float(len(rest) <= 1) * sum(1 for t in rest
+                                                      if any(t.has(v) for v in showing)),
+            "fit_them_near": near_them * fit,
+        }
+    return out
+
+
+EXTRA = [t for t in RULE_TERMS if not MEDIUM_WEIGHTS[t]]
+
+
+@pytest.mark.parametrize(("game", "players", "teams"), TABLES)
+def test_each_term_medium_does_not_weigh_is_its_definition(
+        game: str, players: int, teams: bool) -> None:
+    """The terms a fitted rule may add (their weight alone, every other 0), against their
+    definition written plainly from the view, in every game and player count; medium gives
+    them no weight, so its values do not move (the tests above)."""
+    checked = 0
+    for view in _decisions(game, players, teams, seed=45):
+        cfg = view.config
+        expected = reference_extra(view)
+        for term in EXTRA:
+            found = rule_values(MediumRule.weighted(
+                cfg, {u: float(u == term) for u in RULE_TERMS}), view)
+            for action, value in found.items():
+                assert value == pytest.approx(expected[action][term], abs=1e-9), (term, str(action))
+        checked += 1
+    assert checked >= 20
+    assert len(EXTRA) == 9

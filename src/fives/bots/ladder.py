@@ -104,6 +104,8 @@ def rule_values(rule: MediumRule, view: View) -> dict[Action, float]:
         void_all, view.hand_sizes[nxt],
         bool(cfg.teams) and cfg.side_of(nxt) == cfg.side_of(seat),
         view.scores[cfg.side_of(seat)],
+        max(sc for side, sc in enumerate(view.scores) if side != cfg.side_of(seat)),
+        view.stock == 0,
     )
     return dict(zip(view.legal, found))
 

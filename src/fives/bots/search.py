@@ -503,6 +503,9 @@ _ALL_TILES_MASK: Final = (1 << 28) - 1
 #: each tile's numbers as a 7-bit mask
 _NUMBERS: Final = tuple(1 << t.low | 1 << t.high for t in ALL_TILES)
 _DOUBLES: Final = tuple(t.is_double for t in ALL_TILES)
+_DOUBLES_MASK: Final = sum(1 << t.id for t in ALL_TILES if t.is_double)
+#: the tiles that show each number, as masks
+_NUMBER_TILES: Final = tuple(sum(1 << t.id for t in ALL_TILES if t.has(v)) for v in range(7))
 _DRAW: Final = LEAD_BASE + 28
 _PASS: Final = LEAD_BASE + 29
 
@@ -522,6 +525,13 @@ def open_numbers(lay: Layout) -> int:
 MEDIUM_WEIGHTS: Final[dict[str, float]] = {
     "now": 1.0, "block": 12.0, "reply": 1.0, "partner_reply": 0.5, "pips": 0.25,
     "double": 2.0, "touch": 0.8, "kept": 0.3, "void": 4.0,
+    # terms medium does not weigh (issue 27, ``tools/rule_fit.py --extra``): the most a kept
+    # tile could score on the next turn, the open numbers no unseen tile has, a play that sets
+    # the spinner, the doubles kept, the points now when the seat's side is within 50 of the
+    # target, the unseen tiles that fit the ends (again when the stock is empty, and when
+    # another side is within 50), the kept tiles that fit when one tile or none is left
+    "follow": 0.0, "lock": 0.0, "spinner": 0.0, "doubles_kept": 0.0, "now_near": 0.0,
+    "fit_stock_empty": 0.0, "fit": 0.0, "last_fits": 0.0, "fit_them_near": 0.0,
 }
 RULE_TERMS: Final = tuple(MEDIUM_WEIGHTS)
 
@@ -539,7 +549,7 @@ class MediumRule:
                  expected_reply: bool = True, now_weight: float = 1.0,
                  partner_reply: float = 0.5, double_weight: float = 2.0,
                  touch_weight: float = 0.8, kept_weight: float = 0.3,
-                 void_weight: float = 4.0) -> None:
+                 void_weight: float = 4.0, extra: Sequence[float] = ()) -> None:
         game = config.game
         self.table: list[int] = list(game.play_points)
         scoring = [p for p in self.table if p > 0]
@@ -559,6 +569,12 @@ class MediumRule:
         self.touch_weight = touch_weight
         self.kept_weight = kept_weight
         self.void_weight = void_weight
+        #: the weights of the terms after ``void`` in :data:`RULE_TERMS` (none: all 0)
+        ex = list(extra) + [0.0] * (len(RULE_TERMS) - 9 - len(extra))
+        self.extra_on = any(ex)
+        (self.follow_weight, self.lock_weight, self.spinner_weight, self.doubles_kept_weight,
+         self.now_near_weight, self.fit_stock_empty_weight, self.fit_weight,
+         self.last_fits_weight, self.fit_them_near_weight) = ex
 
     @classmethod
     def weighted(cls, config: Config, weights: Mapping[str, float]) -> MediumRule:
@@ -571,13 +587,16 @@ class MediumRule:
         return cls(config, now_weight=w["now"], block_weight=w["block"], reply_weight=w["reply"],
                    partner_reply=w["partner_reply"], pips_weight=w["pips"],
                    double_weight=w["double"], touch_weight=w["touch"], kept_weight=w["kept"],
-                   void_weight=w["void"])
+                   void_weight=w["void"], extra=[w[t] for t in RULE_TERMS[9:]])
 
     def values(self, codes: list[int], hand: int, lay: Layout, on_table: int, void_next: int,
-               void_all: int, next_size: int, partner: bool, my_score: Score) -> list[float]:
+               void_all: int, next_size: int, partner: bool, my_score: Score,
+               their_score: Score = 0, stock_empty: bool = False) -> list[float]:
         """The value of each of ``codes`` for a seat holding ``hand`` with ``on_table`` on the
         table ``lay`` (masks of tiles); the next seat, ``partner`` or not, holds ``next_size``
-        tiles and none of the numbers in ``void_next``; every opponent none of ``void_all``."""
+        tiles and none of the numbers in ``void_next``; every opponent none of ``void_all``;
+        the best other side has ``their_score`` (read by the extra terms only, as is
+        ``stock_empty``)."""
         table = self.table
         k = self.k
         out: list[float] = []
@@ -668,9 +687,56 @@ class MediumRule:
             value += self.kept_weight * k * kept_numbers.bit_count()
             if void_all and not showing & ~void_all:
                 value += self.void_weight * k  # every opponent is proven out of the open numbers
+            if self.extra_on:
+                value += self._extra(tid, points, hand & ~(1 << tid), touching, after, showing,
+                                     _ALL_TILES_MASK & ~hand & ~on_table, lay.spinner < 0,
+                                     my_score, their_score, stock_empty)
             out.append(value)
         return out
 
+
+    def _extra(self, tid: int, points: int, rest: int, touching: int, after: Layout,
+               showing: int, unseen: int, no_spinner: bool, my_score: Score,
+               their_score: Score, stock_empty: bool) -> float:
+        """The terms after ``void`` of one play, each times its weight."""
+        table = self.table
+        follow = 0
+        kept = rest
+        while kept:
+            low = kept & -kept
+            kept ^= low
+            t = low.bit_length() - 1
+            numbers = _NUMBERS[t]
+            if numbers & showing:
+                for e, v in after.ends:
+                    if numbers >> v & 1:
+                        p = table[after.total_after(t, e)]
+                        if p > follow:
+                            follow = p
+        lock = 0
+        fit_mask = 0
+        for v in range(7):
+            if showing >> v & 1:
+                having = unseen & _NUMBER_TILES[v]
+                fit_mask |= having
+                if not having:
+                    lock += 1
+        fit = fit_mask.bit_count()
+        doubles = (rest & _DOUBLES_MASK).bit_count()
+        target = self.target
+        value = (self.follow_weight * follow + self.lock_weight * lock
+                 + self.doubles_kept_weight * doubles + self.fit_weight * fit)
+        if no_spinner and after.spinner >= 0:
+            value += self.spinner_weight
+        if my_score >= target - 50:
+            value += self.now_near_weight * points
+        if stock_empty:
+            value += self.fit_stock_empty_weight * fit
+        if rest.bit_count() <= 1:
+            value += self.last_fits_weight * touching
+        if their_score >= target - 50:
+            value += self.fit_them_near_weight * fit
+        return value
 
 class MediumPolicy:
     """Playouts in which every seat plays what ``medium`` would from its own view of the world:
@@ -770,9 +836,12 @@ class MediumPolicy:
         for s in range(n):
             if side[s] != side[seat]:
                 void_all &= self.voids[s]
+        scores = state.scores
+        mine = side[seat]
+        theirs = max(scores[s] for s in range(len(scores)) if s != mine)
         values = self.rule.values(
             codes, hand, lay, _table_mask(state), self.voids[nxt], void_all, hands[nxt].bit_count(),
-            self.teams and side[nxt] == side[seat], state.scores[side[seat]],
+            self.teams and side[nxt] == mine, scores[mine], theirs, state.stock_left() == 0,
         )
         return best_code(codes, values)
 
@@ -859,6 +928,8 @@ def halving_values(
     max_time: float = 0.0,
     world_source: Callable[[random.Random], State] | None = None,
     model: str = "greedy",
+    equity: Callable[[State], float] | None = None,
+    rule: MediumRule | None = None,
 ) -> dict[Action, float]:
     """Mean outcome of each class of identical legal actions over sampled worlds.
 
@@ -879,12 +950,16 @@ def halving_values(
     ``replies``, where an opponent answers the action with a choice, each of its answers is
     played out and the action is worth the worst of them in that world. With ``playouts`` set
     to ``"medium"``, every seat plays the playouts by medium's rule of thumb from its own view
-    (:class:`MediumPolicy`) instead of the greedy policy. With ``max_time`` > 0 (CPU seconds)
+    (:class:`MediumPolicy`; by ``rule`` instead of medium's weights if given) instead of the
+    greedy policy. With ``max_time`` > 0 (CPU seconds)
     no new world is taken once that much time is spent, however few were: the values are then
     the means over the worlds played (each survivor has played every world its stage gave it),
     and ``stats`` gets ``cut``, 1.0 when the search stopped short of ``worlds``. With
     ``world_source``, the worlds come from it instead of the view's sampler (``cheat``: the
-    true deal, the stock shuffled).
+    true deal, the stock shuffled). With ``equity``, a playout's value is what ``equity`` says
+    of the state it ends in (the bot side's chance of winning the match, in points), less what
+    it says of the scores now, instead of the margin and the match bonus (solved endgames keep
+    those).
     """
     if playouts not in ("greedy", "medium"):
         raise ValueError(f"unknown playouts {playouts!r}: greedy or medium")
@@ -907,6 +982,7 @@ def halving_values(
     policy: Policy | None = None
     medium: MediumPolicy | None = None
     done = 0  # worlds drawn so far
+    equity_now = math.nan  # what ``equity`` says of the scores now (read from the first world)
     stage = max(1, worlds // 8) if halving else worlds
     stream = WorldStream(sampler, beta, max(1, worlds // 8), world_source, model)
     cut = False
@@ -923,10 +999,12 @@ def halving_values(
             if policy is None:
                 policy = Policy(world, eps, look, answer)
                 if playouts == "medium":
-                    medium = MediumPolicy(world, eps)
+                    medium = MediumPolicy(world, eps, rule)
             done += 1
             seed = rng.getrandbits(32)
             before = world.scores[:]
+            if equity is not None and math.isnan(equity_now):
+                equity_now = equity(world)
             exact = endgame_tiles > 0 and endgame_ready(world, endgame_tiles)
             if exact:
                 solved_worlds += 1
@@ -938,7 +1016,8 @@ def halving_values(
                     if eps > 0.0:  # medium's playouts draw numbers only for their noise
                         reseed(seed)
                     medium.playout(st, codes[i], playout_rng)
-                    totals[i] += outcome_value(st, before, side, bonus)
+                    totals[i] += (outcome_value(st, before, side, bonus) if equity is None
+                                  else equity(st) - equity_now)
                     counts[i] += 1
                     continue
                 st.apply_code(codes[i])
@@ -959,7 +1038,8 @@ def halving_values(
                 else:
                     reseed(seed)
                     policy_playout(st, policy, playout_rng)
-                    value = outcome_value(st, before, side, bonus)
+                    value = (outcome_value(st, before, side, bonus) if equity is None
+                             else equity(st) - equity_now)
                 totals[i] += value
                 counts[i] += 1
         if cut:
