@@ -140,8 +140,11 @@ def main(argv: list[str]) -> int:
     started = time.time()
     views = positions(config, args.decisions, args.seed)
     jobs = [(view, args.worlds, args.seed + k, args.extra) for k, view in enumerate(views)]
-    with multiprocessing.Pool(args.jobs) as pool:
-        rows = pool.map(label, jobs, chunksize=8)
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            rows = pool.map(label, jobs, chunksize=8)
+    else:
+        rows = [label(job) for job in jobs]
     order = np.random.default_rng(args.seed).permutation(len(rows))
     held = [rows[i] for i in order[: len(rows) // 4]]
     train = [rows[i] for i in order[len(rows) // 4:]]
