@@ -534,6 +534,8 @@ MEDIUM_WEIGHTS: Final[dict[str, float]] = {
     "fit_stock_empty": 0.0, "fit": 0.0, "last_fits": 0.0, "fit_them_near": 0.0,
 }
 RULE_TERMS: Final = tuple(MEDIUM_WEIGHTS)
+#: medium's own terms come first in :data:`RULE_TERMS`, then those it does not weigh
+_OWN_TERMS: Final = 9
 
 
 class MediumRule:
@@ -570,7 +572,7 @@ class MediumRule:
         self.kept_weight = kept_weight
         self.void_weight = void_weight
         #: the weights of the terms after ``void`` in :data:`RULE_TERMS` (none: all 0)
-        ex = list(extra) + [0.0] * (len(RULE_TERMS) - 9 - len(extra))
+        ex = list(extra) + [0.0] * (len(RULE_TERMS) - _OWN_TERMS - len(extra))
         self.extra_on = any(ex)
         (self.follow_weight, self.lock_weight, self.spinner_weight, self.doubles_kept_weight,
          self.now_near_weight, self.fit_stock_empty_weight, self.fit_weight,
@@ -587,7 +589,7 @@ class MediumRule:
         return cls(config, now_weight=w["now"], block_weight=w["block"], reply_weight=w["reply"],
                    partner_reply=w["partner_reply"], pips_weight=w["pips"],
                    double_weight=w["double"], touch_weight=w["touch"], kept_weight=w["kept"],
-                   void_weight=w["void"], extra=[w[t] for t in RULE_TERMS[9:]])
+                   void_weight=w["void"], extra=[w[t] for t in RULE_TERMS[_OWN_TERMS:]])
 
     def values(self, codes: list[int], hand: int, lay: Layout, on_table: int, void_next: int,
                void_all: int, next_size: int, partner: bool, my_score: Score,
@@ -694,7 +696,6 @@ class MediumRule:
             out.append(value)
         return out
 
-
     def _extra(self, tid: int, points: int, rest: int, touching: int, after: Layout,
                showing: int, unseen: int, no_spinner: bool, my_score: Score,
                their_score: Score, stock_empty: bool) -> float:
@@ -737,6 +738,7 @@ class MediumRule:
         if their_score >= target - 50:
             value += self.fit_them_near_weight * fit
         return value
+
 
 class MediumPolicy:
     """Playouts in which every seat plays what ``medium`` would from its own view of the world:
@@ -838,7 +840,11 @@ class MediumPolicy:
                 void_all &= self.voids[s]
         scores = state.scores
         mine = side[seat]
-        theirs = max(scores[s] for s in range(len(scores)) if s != mine)
+        theirs: Score = 0
+        if self.rule.extra_on:  # read by the terms medium does not weigh only
+            for s in range(len(scores)):
+                if s != mine and scores[s] > theirs:
+                    theirs = scores[s]
         values = self.rule.values(
             codes, hand, lay, _table_mask(state), self.voids[nxt], void_all, hands[nxt].bit_count(),
             self.teams and side[nxt] == mine, scores[mine], theirs, state.stock_left() == 0,
