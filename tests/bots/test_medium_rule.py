@@ -308,8 +308,28 @@ def test_a_rule_is_its_terms_each_times_its_weight(game: str, players: int, team
 
 def test_a_weight_for_a_term_the_rule_lacks_is_refused_by_name() -> None:
     cfg = next(random_states("all-fives", 2, seed=1)).config
-    with pytest.raises(ValueError, match="unknown terms spin"):
-        MediumRule.weighted(cfg, {"now": 1.0, "spin": 2.0})
+    with pytest.raises(ValueError) as refused:
+        MediumRule.weighted(cfg, {"now": 1.0, "spin": 2.0, "bonus": 1.0})
+    assert str(refused.value) == "unknown terms bonus, spin: " + ", ".join(RULE_TERMS)
+
+
+def test_a_partners_reply_is_weighed_by_its_own_weight() -> None:
+    """Fives and Threes in partnerships, the next opponent out: the next seat still playing is
+    the partner, whose reply counts by ``partner_reply`` (twice the weight, twice the term)."""
+    zero = dict.fromkeys(RULE_TERMS, 0.0)
+    replies = 0
+    for seed in range(400):
+        for state in random_states("fives-and-threes", 4, seed=seed, rounds=1, teams=True):
+            if state.turn < 0 or not state.out[(state.turn + 1) % 4]:
+                continue
+            view = view_of(state, state.turn)
+            once = rule_values(MediumRule.weighted(state.config, {**zero, "partner_reply": 1.0}),
+                               view)
+            twice = rule_values(MediumRule.weighted(state.config, {**zero, "partner_reply": 2.0}),
+                                view)
+            assert twice == {a: 2.0 * v for a, v in once.items()}
+            replies += sum(1 for v in once.values() if v > 0)
+    assert replies >= 5
 
 
 def reference_extra(view: View) -> dict[Action, dict[str, float]]:
