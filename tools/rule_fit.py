@@ -36,6 +36,7 @@ from fives.core.view import View, view_of
 
 Row = tuple[list[float], list[list[float]], list[int]]
 
+
 def positions(config: Config, wanted: int, seed: int) -> list[View]:
     """``wanted`` views with more than one distinct action, from matches of medium, seeded."""
     medium = MediumBot()
