@@ -26,8 +26,8 @@ def test_medium_counts_the_chance_the_next_seat_can_answer() -> None:
     # 0-4 0-5 (10 tiles).
     state = _position("block", ["6-6 1-1 1-3 3-3", "0-6 2-6 2-3 2-4"], "6-6")
     view = view_of(state, 1)
-    with_term = MediumBot().values(view, random.Random(0))
-    without = _NoBlockTerm().values(view, random.Random(0))
+    with_term = MediumBot(fitted=False).values(view, random.Random(0))
+    without = _NoBlockTerm(fitted=False).values(view, random.Random(0))
     miss = 1 - 3 / 23
     for action, fitting in (("2-6@W", 8), ("0-6@W", 10)):
         a = Action.parse(action)
@@ -49,8 +49,8 @@ def test_medium_counts_the_next_seats_reply_as_its_expectation() -> None:
     seen = {t.id for t in view.hand} | {t.id for t in view.layout.tiles()}
     unseen = [t for t in ALL_TILES if t.id not in seen]
     chance = 3 / len(unseen)
-    with_reply = _NoBlockTerm().values(view, random.Random(0))
-    without = _NoReply().values(view, random.Random(0))
+    with_reply = _NoBlockTerm(fitted=False).values(view, random.Random(0))
+    without = _NoReply(fitted=False).values(view, random.Random(0))
     for action in view.legal:
         assert action.tile is not None and action.end is not None
         after = view.layout.copy()

@@ -34,7 +34,7 @@ TABLES = [(g, n, False) for g in ("all-fives", "fives-and-threes", "muggins", "d
 def _medium_best(state: State) -> set[int]:
     """The codes ``medium`` may choose from the mover's view: the best value, then the
     heaviest tile (the rest of its tie is a coin)."""
-    values = MediumBot().values(view_of(state, state.turn), random.Random(0))
+    values = MediumBot(fitted=False).values(view_of(state, state.turn), random.Random(0))
     top = max(values.values())
     best = [a for a, v in values.items() if v >= top - 1e-9]
 

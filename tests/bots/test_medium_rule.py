@@ -132,7 +132,7 @@ def _decisions(game: str, players: int, teams: bool, seed: int) -> Iterator[View
 @pytest.mark.parametrize(("game", "players", "teams"), TABLES)
 def test_the_compiled_rule_gives_every_term_of_mediums_definition(
         game: str, players: int, teams: bool) -> None:
-    bots = (MediumBot(), _BestReply(), _Unscaled())
+    bots = (MediumBot(fitted=False), _BestReply(fitted=False), _Unscaled(fitted=False))
     checked = 0
     for k, view in enumerate(_decisions(game, players, teams, seed=21)):
         bot = bots[k % 3]
@@ -146,7 +146,7 @@ def test_the_compiled_rule_gives_every_term_of_mediums_definition(
 
 
 def _heaviest_best(state: State) -> set[int]:
-    values = reference_values(MediumBot(), view_of(state, state.turn))
+    values = reference_values(MediumBot(fitted=False), view_of(state, state.turn))
     top = max(values.values())
     best = [a for a, v in values.items() if v >= top - 1e-9]
     heaviest = max(a.tile.pips if a.tile is not None else -1 for a in best)
@@ -251,7 +251,7 @@ def test_the_policy_breaks_ties_as_the_bot_does() -> None:
     # and the policy picks by this rule from medium's values
     policy = MediumPolicy(state, eps=0.0)
     policy.start(state)
-    values = MediumBot().values(view_of(state, state.turn), random.Random(0))
+    values = MediumBot(fitted=False).values(view_of(state, state.turn), random.Random(0))
     assert policy.choose(state, codes, lambda: 0.99) == best_code(
         codes, [values[ACTIONS[c]] for c in codes])
 
@@ -300,7 +300,7 @@ def test_a_rule_is_its_terms_each_times_its_weight(game: str, players: int, team
         for action, value in mixed.items():
             assert value == pytest.approx(sum(weights[t] * terms[t][action] for t in RULE_TERMS),
                                           abs=1e-9), (k, str(action))
-        assert rule_values(MediumRule.weighted(cfg, {}), view) == MediumBot().values(
+        assert rule_values(MediumRule.weighted(cfg, {}), view) == MediumBot(fitted=False).values(
             view, random.Random(0))
         checked += 1
     assert checked >= 20

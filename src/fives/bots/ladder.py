@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections.abc import Callable
+from importlib import resources
 
 from fives.bots.base import Bot
 from fives.bots.playmodel import play_model
-from fives.bots.search import MediumRule, halving_values, ismcts_values, search_values
+from fives.bots.search import (
+    RULE_TERMS,
+    MediumRule,
+    halving_values,
+    ismcts_values,
+    search_values,
+)
 from fives.bots.valuenet import action_values, shipped_net, world_leaf
+from fives.core.games import Config
 from fives.core.sampling import proven_voids
 from fives.core.state import State
 from fives.core.tiles import Action, mask_of
 from fives.core.view import View
 
 __all__ = [
-    "CheatBot", "CheatHardBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "play_points",
-    "true_deal_worlds",
+    "CheatBot", "CheatHardBot", "EasyBot", "HalvingBot", "IsmctsBot", "MediumBot", "RandomBot", "SearchBot", "fitted_weights",
+    "play_points", "table_key", "true_deal_worlds",
 ]
 
 
@@ -110,12 +120,58 @@ def rule_values(rule: MediumRule, view: View) -> dict[Action, float]:
     return dict(zip(view.legal, found))
 
 
+#: medium's fitted weights, beside this module (``fives train medium-weights``)
+WEIGHTS_FILE = "medium_weights.json"
+
+
+def table_key(config: Config) -> str:
+    """A table's key in the weights file: the game, the players, ``/teams`` for partnerships."""
+    return f"{config.game.name}/{config.players}" + ("/teams" if config.teams else "")
+
+
+@functools.lru_cache(maxsize=1)
+def _kept_weights() -> dict[str, tuple[tuple[str, float], ...]]:
+    try:
+        text = resources.files(__package__).joinpath(WEIGHTS_FILE).read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    found = {}
+    for key, entry in json.loads(text)["tables"].items():
+        if entry["kept"]:
+            weights = entry["weights"]
+            found[key] = tuple((t, float(weights[t])) for t in RULE_TERMS)
+    return found
+
+
+def fitted_weights(config: Config) -> dict[str, float] | None:
+    """The weights of medium's terms fitted to the search for ``config``'s table, where the
+    shipped file keeps a fit (it chose better on held-out decisions); else None."""
+    found = _kept_weights().get(table_key(config))
+    return dict(found) if found is not None else None
+
+
+#: the fitted rule of each setting met (a Config holds dicts: not hashable itself)
+_FITTED_RULES: dict[tuple[str, int, int, bool], MediumRule | None] = {}
+
+
+def _fitted_rule(config: Config) -> MediumRule | None:
+    key = table_key(config)
+    cache_key = (key, config.target, config.hand_size, config.side_arm_gate)
+    if cache_key not in _FITTED_RULES:
+        found = _kept_weights().get(key)
+        _FITTED_RULES[cache_key] = (MediumRule.weighted(config, dict(found))
+                                    if found is not None else None)
+    return _FITTED_RULES[cache_key]
+
+
 class MediumBot(Bot):
     """A fast heuristic: points now, minus what the next opponent may score in reply and the
     chance it can answer at all (each tile it may hold, not proven void, held with the same
     chance), plus shedding heavy tiles and doubles, keeping numbers varied, leaving ends the
-    opponents are void in, and in Fives and Threes steering to exactly 61. The weights were
-    chosen by tournaments against the heuristic before them (README, "medium in every game")."""
+    opponents are void in, and in Fives and Threes steering to exactly 61. The hand-set weights
+    were chosen by tournaments against the heuristic before them (README, "medium in every
+    game"); where ``fives train medium-weights`` found weights for more terms that choose
+    better by the search's own values (:mod:`fives.bots.mediumfit`), medium plays by those."""
 
     name = "medium"
     #: scales the terms other than points by the game's smallest scoring play over All Fives'
@@ -129,7 +185,17 @@ class MediumBot(Bot):
     #: points (scaled as above) against a play by the chance the next seat can answer it
     block_weight = 12.0
 
+    def __init__(self, fitted: bool = True) -> None:
+        #: play by the weights fitted to the search where the file keeps them (``medium``);
+        #: else the hand-set weights everywhere (``medium-hand``, medium before 2026-12-07)
+        self.fitted = fitted
+        if not fitted:
+            self.name = "medium-hand"
+
     def values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        fitted = _fitted_rule(view.config) if self.fitted else None
+        if fitted is not None:
+            return rule_values(fitted, view)
         rule = MediumRule(
             view.config, reply_weight=self.reply_weight, pips_weight=self.pips_weight,
             block_weight=self.block_weight, unit_scaled=self.unit_scaled,
@@ -185,7 +251,8 @@ class SearchBot(Bot):
         return _pick_best(self.values(view, rng), rng)
 
 
-_MEDIUM = MediumBot()
+#: the search bots' prior: medium with the hand-set weights (the prior hard was measured with)
+_MEDIUM = MediumBot(fitted=False)
 
 
 class IsmctsBot(Bot):

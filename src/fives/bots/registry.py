@@ -66,6 +66,9 @@ _LADDER: dict[str, Callable[[], Bot]] = {
         max_time=EXPERT_MAX_TIME, infer=True,
     ),
     "cheat": CheatBot,
+    # medium with the hand-set weights in every game (medium before 2026-12-07): the bot the
+    # shipped training files were made with, and the positions medium's weights are fitted on
+    "medium-hand": lambda: MediumBot(fitted=False),
     # hard's search seeing the other hands: today's ceiling (issue 27)
     "cheat-hard": CheatHardBot,
     # candidates with worlds drawn by the others' plays (issue 27), measured before adopted
@@ -106,9 +109,9 @@ _LADDER: dict[str, Callable[[], Bot]] = {
 }
 
 #: bots for measurement only: ``cheat`` and ``cheat-hard`` see other hands, ``hard-30x1500``
-#: and ``hard-old`` are old searches, ``pimc`` the plain baseline
+#: and ``hard-old`` are old searches, ``pimc`` the plain baseline, ``medium-hand`` medium before
 _MEASUREMENT = ("cheat", "cheat-hard", "hard-30x1500", "pimc", "hard-old", "hard-i", "expert-i",
-                "hard-n", "expert-n", "hard-greedy", "expert-tree")
+                "hard-n", "expert-n", "hard-greedy", "expert-tree", "medium-hand")
 
 #: the levels people can pick, weakest first
 BOT_NAMES: list[str] = [name for name in _LADDER if name not in _MEASUREMENT]

@@ -1,7 +1,8 @@
 """``fives train play-model``: fit how the other seats are taken to play (the search bots'
 model of them, :mod:`fives.bots.playmodel`); ``fives train value-net``: the learned evaluation
-(:mod:`fives.bots.valuenet`). Both on matches the engine plays itself, each writing the file
-the package ships. Seeded: the same seed, matches and bots write the same file."""
+(:mod:`fives.bots.valuenet`); ``fives train medium-weights``: medium's weights fitted to the
+search's values (:mod:`fives.bots.mediumfit`). All on matches the engine plays itself, each
+writing the file the package ships. Seeded: the same arguments write the same file."""
 
 from __future__ import annotations
 
@@ -22,12 +23,16 @@ from fives.phrasing import os_error_text
 SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "play_model.json"
 #: the bots whose plays the shipped model was fitted on (the default): ``hard-greedy`` is the
 #: ``hard`` of the day of the fit (2026-12-06), kept by that name when ``hard`` changed
-PLAY_MODEL_BOTS = "hard-greedy,medium"
+PLAY_MODEL_BOTS = "hard-greedy,medium-hand"
 #: where the package keeps the value network's weights
 SHIPPED_NET = Path(__file__).resolve().parents[1] / "bots" / "value_net.json"
 #: what the shipped network was trained with (``fives train value-net``'s defaults)
-NET_DEFAULTS = {"seed": 2026, "matches": 120, "bots": "medium", "hidden": 48, "epochs": 12,
+NET_DEFAULTS = {"seed": 2026, "matches": 120, "bots": "medium-hand", "hidden": 48, "epochs": 12,
                 "keep": 0.15, "worlds": 24}
+#: where the package keeps medium's fitted weights
+SHIPPED_WEIGHTS = Path(__file__).resolve().parents[1] / "bots" / "medium_weights.json"
+#: what the shipped weights were fitted with (``fives train medium-weights``'s defaults)
+WEIGHTS_DEFAULTS: dict[str, int] = {"seed": 2026, "decisions": 3000, "worlds": 300, "jobs": 2}
 
 
 def register(sub: Any) -> None:
@@ -68,6 +73,25 @@ def register(sub: Any) -> None:
                    help=t("cli.train.out", lang))
     v.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
     v.set_defaults(func=run_net)
+    from fives.bots.mediumfit import TABLES
+
+    w = what.add_parser("medium-weights", help=t("cli.train.medium_weights", lang),
+                        description=t("cli.train.medium_weights", lang))
+    wd = WEIGHTS_DEFAULTS
+    w.add_argument("--seed", type=int, default=wd["seed"], metavar="S",
+                   help=t("cli.train.seed", lang))
+    w.add_argument("--decisions", type=int, default=wd["decisions"], metavar="N",
+                   help=t("cli.train.decisions", lang, n=wd["decisions"]))
+    w.add_argument("--worlds", type=int, default=wd["worlds"], metavar="W",
+                   help=t("cli.train.fit_worlds", lang, n=wd["worlds"]))
+    w.add_argument("--tables", default=",".join(TABLES), metavar="LIST",
+                   help=t("cli.train.tables", lang, tables=",".join(TABLES)))
+    w.add_argument("--jobs", type=int, default=wd["jobs"], metavar="J",
+                   help=t("cli.train.jobs", lang, n=wd["jobs"]))
+    w.add_argument("--out", default=str(SHIPPED_WEIGHTS), metavar="FILE",
+                   help=t("cli.train.out", lang))
+    w.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
+    w.set_defaults(func=run_weights)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,6 +147,33 @@ def run_net(args: argparse.Namespace) -> int:
     data = train_value_net(args.seed, args.matches, bots, hidden=args.hidden,
                            epochs=args.epochs, keep=args.keep, worlds=args.worlds,
                            progress=lambda line: print(line, file=sys.stderr))
+    _write(data, args.out, lang)
+    return 0
+
+
+def run_weights(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
+    if not 8 <= args.decisions <= 20000:
+        raise UsageError(t("cli.train.bad_decisions", lang, n=args.decisions), lang)
+    if not 1 <= args.worlds <= 2000:
+        raise UsageError(t("cli.train.bad_fit_worlds", lang, n=args.worlds), lang)
+    if not 1 <= args.jobs <= 64:
+        raise UsageError(t("cli.train.bad_jobs", lang, n=args.jobs), lang)
+    try:
+        import numpy  # noqa: F401  (fitting only: medium plays by the file without it)
+    except ImportError:
+        raise UsageError(t("cli.train.no_numpy", lang), lang) from None
+    from fives.bots.mediumfit import TABLES, table_config, train_medium_weights
+
+    tables = [key.strip() for key in args.tables.split(",")]
+    for key in tables:
+        try:
+            table_config(key)
+        except ValueError:
+            raise UsageError(t("cli.train.bad_table", lang, key=key, tables=",".join(TABLES)),
+                             lang) from None
+    data = train_medium_weights(args.seed, args.decisions, args.worlds, tables, jobs=args.jobs,
+                                progress=lambda line: print(line, file=sys.stderr))
     _write(data, args.out, lang)
     return 0
 
