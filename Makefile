@@ -29,7 +29,7 @@ BROWSER_JOBS ?= 3
 CHECK_TESTS := tests --ignore=tests/browser --ignore=tests/tui --ignore=tests/cluster \
                --ignore=tests/test_compiled.py -m "not slow"
 
-.PHONY: venv run lint check test services chromium axe playthroughs bench bench-peers mutate clean
+.PHONY: venv run lint check test prepare system services chromium axe playthroughs bench bench-peers mutate clean
 
 venv: $(NATIVE)
 
@@ -70,7 +70,7 @@ lint: venv
 # pytest run: the sync Playwright API runs its own event loop): the long ones mostly wait, and
 # both passed three times in a row beside two CPU hogs (docs/testing.md). (The pure rerun
 # beside the long ones too was tried: 628 s against 583 s, the two slowing each other.)
-test: lint services chromium axe
+test: prepare lint
 	FIVES_EXPECT_COMPILED=1 $(PYTEST) --durations=8 --ignore=tests/browser -m "not slow"
 	FIVES_PURE=1 $(BIN)/pytest -n 2 $(CORE_TESTS)
 	@mkdir -p build/logs
@@ -81,39 +81,46 @@ test: lint services chromium axe
 	  wait $$long; slow=$$?; cat build/logs/slow-tests.log; \
 	  test $$browser -eq 0 && test $$slow -eq 0
 
-# The store and cluster tests start their own throwaway PostgreSQL and Redis servers (on free
-# ports, in temporary folders) from Debian's packages, installed here when missing; the terminal
-# game's widths are checked in a real terminal, tmux.
+# Debian's packages the tests use, each installed when missing: PostgreSQL and Redis (the store
+# and cluster tests start their own throwaway servers, on free ports, in temporary folders) and
+# tmux (the terminal game's widths are checked in a real terminal); Chromium with fonts for Latin
+# and Devanagari for the browser tests (../shared/BROWSER-TESTS.md, never `playwright install`).
+SERVICE_PACKAGES := postgresql redis-server tmux
+BROWSER_PACKAGES := chromium fonts-liberation fonts-dejavu-core fonts-noto-core
+define apt_install
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing with apt-get (once)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
 services:
-	@if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1 || ! command -v tmux >/dev/null 2>&1; then \
-	  echo "installing postgresql, redis-server and tmux with apt-get (once)"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq >/dev/null && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server tmux >/dev/null; \
-	fi
+	$(call apt_install,$(SERVICE_PACKAGES))
 
-# The browser tests drive Debian's Chromium (../shared/BROWSER-TESTS.md, never `playwright
-# install`); installed here when missing, with fonts for Latin and Devanagari.
 chromium:
-	@if ! command -v chromium >/dev/null 2>&1 || ! dpkg -s fonts-noto-core >/dev/null 2>&1; then \
-	  echo "installing chromium and fonts with apt-get (once)"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq >/dev/null && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
-	    chromium fonts-liberation fonts-dejavu-core fonts-noto-core >/dev/null; \
-	fi
+	$(call apt_install,$(BROWSER_PACKAGES))
 
-# axe-core for the accessibility tests (tests/browser/test_browser_axe.py), from the npm registry
-# with Debian's npm, into build/npm (once; the tests inject it into each page they check).
+# both in one apt-get (one update, one run of dpkg)
+system:
+	$(call apt_install,$(SERVICE_PACKAGES) $(BROWSER_PACKAGES))
+
+# axe-core for the accessibility tests (tests/browser/test_browser_axe.py): its tarball from the
+# npm registry, checked against its pinned SHA-512 (tools/fetch_axe.py; once, into build/npm).
+# Debian's npm did this before: some 375 packages more for a fresh machine to unpack.
 AXE := build/npm/node_modules/axe-core/axe.min.js
 axe:
-	@test -f $(AXE) || { echo "installing axe-core with npm (once)"; \
-	  if ! command -v npm >/dev/null 2>&1; then \
-	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	    $$SUDO apt-get update -qq >/dev/null && \
-	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; \
-	  fi; \
-	  npm install --prefix build/npm --no-audit --no-fund --no-save --silent axe-core@4.14.1 >/dev/null; }
+	@test -f $(AXE) || { echo "fetching axe-core from the npm registry (once)"; \
+	  $(PYTHON) tools/fetch_axe.py $(AXE); }
+
+# What the whole suite needs, the venv (pip, then mypyc: the CPU) beside Debian's packages and
+# axe-core (apt-get and the registry: the network and the disk), which waited on each other.
+prepare:
+	@$(MAKE) --no-print-directory -j 2 venv system axe
 
 # A mutation run bounded to one module and its guarding tests (tools/mutate.py), in
 # build/mutate/<module>/: make mutate MODULE=src/fives/core/outcome.py [TESTS="..."] [MINUTES=60]
