@@ -152,3 +152,18 @@ def test_the_command_writes_what_training_makes(
     assert code == 0, capsys.readouterr().err
     assert json.loads(out.read_text("utf-8")) == train_medium_weights(3, 16, 4, ["block/2"],
                                                                       jobs=1)
+
+
+def test_without_numpy_fitting_is_refused_in_one_line_and_medium_still_plays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` fails from here on
+    out = tmp_path / "w.json"
+    code = main(["train", "medium-weights", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "numpy" in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()
+    view = positions(table_config("all-fives/2"), 1, 3)[0]
+    assert make_bot("medium").choose(view, random.Random(0)) in view.legal

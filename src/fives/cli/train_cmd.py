@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -138,12 +139,9 @@ def run_net(args: argparse.Namespace) -> int:
     if not 0 <= args.worlds <= 1000:
         raise UsageError(t("cli.train.bad_worlds", lang, n=args.worlds), lang)
     bots = _our_bots(args.bots, lang)
-    try:
-        import numpy  # noqa: F401  (training only: play needs none)
+    _need_numpy(lang)
+    from fives.bots.valuetrain import train_value_net
 
-        from fives.bots.valuetrain import train_value_net
-    except ImportError:
-        raise UsageError(t("cli.train.no_numpy", lang), lang) from None
     data = train_value_net(args.seed, args.matches, bots, hidden=args.hidden,
                            epochs=args.epochs, keep=args.keep, worlds=args.worlds,
                            progress=lambda line: print(line, file=sys.stderr))
@@ -159,10 +157,7 @@ def run_weights(args: argparse.Namespace) -> int:
         raise UsageError(t("cli.train.bad_fit_worlds", lang, n=args.worlds), lang)
     if not 1 <= args.jobs <= 64:
         raise UsageError(t("cli.train.bad_jobs", lang, n=args.jobs), lang)
-    try:
-        import numpy  # noqa: F401  (fitting only: medium plays by the file without it)
-    except ImportError:
-        raise UsageError(t("cli.train.no_numpy", lang), lang) from None
+    _need_numpy(lang)
     from fives.bots.mediumfit import TABLES, table_config, train_medium_weights
 
     tables = [key.strip() for key in args.tables.split(",")]
@@ -176,6 +171,16 @@ def run_weights(args: argparse.Namespace) -> int:
                                 progress=lambda line: print(line, file=sys.stderr))
     _write(data, args.out, lang)
     return 0
+
+
+def _need_numpy(lang: str) -> None:
+    """numpy, which training needs (playing by what it writes does not), on one thread: one
+    order of sums, the same floats (set before numpy's first import, when it reads it)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise UsageError(t("cli.train.no_numpy", lang), lang) from None
 
 
 def _write(data: dict[str, Any], out: str, lang: str) -> None:

@@ -22,12 +22,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import random
 import socket
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import asdict
 from typing import Any
 
@@ -37,7 +36,7 @@ from fives.core.record import Record
 from fives.core.view import View
 from fives.puzzles import mine
 from fives.server.meta import TableMeta
-from fives.server.orphans import leave_with_parent
+from fives.server.orphans import worker_pool
 from fives.store.analyses import MINER, StoredAnalysis
 from fives.store.base import Store, StoreError
 
@@ -50,8 +49,7 @@ MINE_LATER = 3600.0
 
 
 def _lower_priority() -> None:
-    """A pool worker: below the tables in priority, and gone with its server."""
-    leave_with_parent()
+    """A pool worker: below the tables in priority (:func:`worker_pool`: gone with its server)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 
@@ -212,9 +210,7 @@ class Analyst:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+            self._pool = worker_pool(self.workers, _lower_priority)
         return self._pool
 
 

@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import multiprocessing
 import random
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from fives.bots import BOT_NAMES, Bot, BotName, make_bot
@@ -30,7 +29,7 @@ from fives.bots.host import ask
 from fives.bots.protocol import DEFAULT_MOVE_TIME
 from fives.core.tiles import Action
 from fives.core.view import View
-from fives.server.orphans import leave_with_parent
+from fives.server.orphans import worker_pool
 
 __all__ = ["BotRunner", "bot_levels", "move_time_for"]
 
@@ -57,7 +56,6 @@ def move_time_for(deadline: float) -> float:
 
 def _init_worker(move_time: float) -> None:
     global _worker_move_time
-    leave_with_parent()
     _worker_move_time = move_time
 
 Work = Callable[[str, View, int], int | None]
@@ -146,10 +144,8 @@ class BotRunner:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker, initargs=(move_time_for(self.deadline),),
-            )
+            self._pool = worker_pool(self.workers, _init_worker,
+                                     (move_time_for(self.deadline),))
         return self._pool
 
     def _inline_choice(self, level: str, view: View, seed: int) -> Action | None:
