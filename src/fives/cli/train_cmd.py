@@ -99,8 +99,7 @@ def run(args: argparse.Namespace) -> int:
     from fives.bots.training import train
 
     lang = lang_of(args)
-    if not 1 <= args.matches <= 1000:
-        raise UsageError(t("cli.train.bad_matches", lang, n=args.matches), lang)
+    _in_range(lang, (args.matches, 1, 1000, "bad_matches"))
     games = [g.strip() for g in args.games.split(",")]
     for game in games:
         try:
@@ -128,16 +127,10 @@ def _our_bots(text: str, lang: str) -> list[str]:
 
 def run_net(args: argparse.Namespace) -> int:
     lang = lang_of(args)
-    if not 1 <= args.matches <= 1000:
-        raise UsageError(t("cli.train.bad_matches", lang, n=args.matches), lang)
-    if not 1 <= args.hidden <= 512:
-        raise UsageError(t("cli.train.bad_hidden", lang, n=args.hidden), lang)
-    if not 1 <= args.epochs <= 200:
-        raise UsageError(t("cli.train.bad_epochs", lang, n=args.epochs), lang)
+    _in_range(lang, (args.matches, 1, 1000, "bad_matches"), (args.hidden, 1, 512, "bad_hidden"),
+              (args.epochs, 1, 200, "bad_epochs"), (args.worlds, 0, 1000, "bad_worlds"))
     if not 0 < args.keep <= 1:
         raise UsageError(t("cli.train.bad_keep", lang, p=args.keep), lang)
-    if not 0 <= args.worlds <= 1000:
-        raise UsageError(t("cli.train.bad_worlds", lang, n=args.worlds), lang)
     bots = _our_bots(args.bots, lang)
     _need_numpy(lang)
     from fives.bots.valuetrain import train_value_net
@@ -151,12 +144,8 @@ def run_net(args: argparse.Namespace) -> int:
 
 def run_weights(args: argparse.Namespace) -> int:
     lang = lang_of(args)
-    if not 8 <= args.decisions <= 20000:
-        raise UsageError(t("cli.train.bad_decisions", lang, n=args.decisions), lang)
-    if not 1 <= args.worlds <= 2000:
-        raise UsageError(t("cli.train.bad_fit_worlds", lang, n=args.worlds), lang)
-    if not 1 <= args.jobs <= 64:
-        raise UsageError(t("cli.train.bad_jobs", lang, n=args.jobs), lang)
+    _in_range(lang, (args.decisions, 8, 20000, "bad_decisions"),
+              (args.worlds, 1, 2000, "bad_fit_worlds"), (args.jobs, 1, 64, "bad_jobs"))
     _need_numpy(lang)
     from fives.bots.mediumfit import TABLES, table_config, train_medium_weights
 
@@ -171,6 +160,14 @@ def run_weights(args: argparse.Namespace) -> int:
                                 progress=lambda line: print(line, file=sys.stderr))
     _write(data, args.out, lang)
     return 0
+
+
+def _in_range(lang: str, *checks: tuple[int, int, int, str]) -> None:
+    """Each ``(value, lowest, highest, key)``: a value out of its range is refused by its
+    message (``cli.train.<key>``, the value as ``n``)."""
+    for value, lo, hi, key in checks:
+        if not lo <= value <= hi:
+            raise UsageError(t(f"cli.train.{key}", lang, n=value), lang)
 
 
 def _need_numpy(lang: str) -> None:
