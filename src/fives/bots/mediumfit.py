@@ -57,9 +57,9 @@ def table_config(key: str) -> Config:
     :class:`ValueError` quoting the key when it names none."""
     parts = key.split("/")
     try:
-        if len(parts) in (2, 3) and parts[1].isdigit() and parts[2:] in ([], ["teams"]):
+        if len(parts) in (2, 3) and parts[1].isdigit():
             config = Config.make(parts[0], int(parts[1]), teams=len(parts) == 3)
-            if table_key(config) == key:
+            if table_key(config) == key:  # the third part is "teams" or nothing
                 return config
     except RulesError:
         pass
@@ -186,9 +186,12 @@ def label_all(views: Sequence[View], worlds: int, seed: int, jobs: int) -> list[
 
 def fit_table(rows: Sequence[Row], seed: int) -> dict[str, Any]:
     """A table's entry in the file: the weights fitted on three quarters of ``rows`` (chosen by
-    ``seed``), scored on the rest against the hand-set weights, and whether they are kept."""
+    ``seed``), scored on the rest against the hand-set weights, and whether they are kept
+    (at least 8 rows: two held out, for an interval)."""
     import numpy as np
 
+    if len(rows) < 8:
+        raise ValueError(f"{len(rows)} decisions: a fit needs at least 8")
     order = np.random.default_rng(seed).permutation(len(rows))
     held = [rows[i] for i in order[: len(rows) // 4]]
     train = [rows[i] for i in order[len(rows) // 4:]]
@@ -196,8 +199,8 @@ def fit_table(rows: Sequence[Row], seed: int) -> dict[str, Any]:
     fitted = least_regret(train, hand.copy())
     base, found = regrets(hand, held), regrets(fitted, held)
     d = found - base
-    half = float(1.96 * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("inf")
-    mean = float(d.mean()) if len(d) else 0.0
+    half = float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+    mean = float(d.mean())
     return {
         "weights": {t: float(w) for t, w in zip(RULE_TERMS, fitted, strict=True)},
         "kept": mean + half < 0.0,
