@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fives.bots import ladder
 from fives.bots.ladder import fitted_weights, rule_values, table_key
 from fives.bots.mediumfit import (
     FIRST_ROWS,
@@ -31,6 +32,8 @@ from fives.bots.registry import make_bot
 from fives.bots.search import MEDIUM_WEIGHTS, RULE_TERMS, MediumRule
 from fives.cli.main import main
 from fives.cli.train_cmd import SHIPPED_WEIGHTS, WEIGHTS_DEFAULTS
+from fives.core.view import view_of
+from recordkit import random_states
 
 HAND = np.array([MEDIUM_WEIGHTS[t] for t in RULE_TERMS])
 #: least_regret's result on test_the_least_regret_fit_is_pinned's decisions
@@ -153,6 +156,9 @@ def test_the_shipped_file_is_made_from_the_decisions_the_command_makes(key: str)
 
 
 def test_medium_plays_by_the_kept_weights_and_medium_hand_by_the_hand_set_ones() -> None:
+    # read and built afresh here, not from what an earlier test left in the caches
+    ladder._FITTED_RULES.clear()
+    ladder._kept_weights.cache_clear()
     data = json.loads(SHIPPED_WEIGHTS.read_text("utf-8"))
     medium, hand = make_bot("medium"), make_bot("medium-hand")
     assert hand.name == "medium-hand" and medium.name == "medium"
@@ -165,6 +171,12 @@ def test_medium_plays_by_the_kept_weights_and_medium_hand_by_the_hand_set_ones()
             expected = (rule_values(MediumRule.weighted(config, entry["weights"]), view)
                         if entry["kept"] else hand_values)
             assert medium.values(view, random.Random(0)) == expected, key
+            chosen = medium.choose(view, random.Random(0))
+            assert expected[chosen] == max(expected.values()), key
+    # a forced turn (one legal action) is taken as it is
+    forced = next(view_of(s, s.turn) for s in random_states("draw", 2, seed=4)
+                  if len(s.legal_codes()) == 1)
+    assert medium.choose(forced, random.Random(0)) == forced.legal[0]
 
 
 def test_bad_fitting_arguments_are_one_line_and_write_nothing(
