@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,23 +42,15 @@ def register(sub: Any) -> None:
     p = sub.add_parser("train", help=t("cli.train.help", lang),
                        description=t("cli.train.description", lang))
     what = p.add_subparsers(dest="what", required=True)
-    m = what.add_parser("play-model", help=t("cli.train.play_model", lang),
-                        description=t("cli.train.play_model", lang))
-    m.add_argument("--seed", type=int, default=2026, metavar="S", help=t("cli.train.seed", lang))
+    m = _command(what, "play-model", lang, 2026, SHIPPED, run)
     m.add_argument("--matches", type=int, default=6, metavar="M",
                    help=t("cli.train.matches", lang))
     m.add_argument("--bots", default=PLAY_MODEL_BOTS, metavar="LIST",
                    help=t("cli.train.bots", lang))
     m.add_argument("--games", default=",".join(sorted(GAMES)), metavar="LIST",
                    help=t("cli.train.games", lang))
-    m.add_argument("--out", default=str(SHIPPED), metavar="FILE", help=t("cli.train.out", lang))
-    m.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
-    m.set_defaults(func=run)
-    v = what.add_parser("value-net", help=t("cli.train.value_net", lang),
-                        description=t("cli.train.value_net", lang))
     d = NET_DEFAULTS
-    v.add_argument("--seed", type=int, default=d["seed"], metavar="S",
-                   help=t("cli.train.seed", lang))
+    v = _command(what, "value-net", lang, d["seed"], SHIPPED_NET, run_net)
     v.add_argument("--matches", type=int, default=d["matches"], metavar="M",
                    help=t("cli.train.net_matches", lang, n=d["matches"]))
     v.add_argument("--bots", default=d["bots"], metavar="LIST",
@@ -70,17 +63,10 @@ def register(sub: Any) -> None:
                    help=t("cli.train.keep", lang, p=d["keep"]))
     v.add_argument("--worlds", type=int, default=d["worlds"], metavar="W",
                    help=t("cli.train.worlds", lang, n=d["worlds"]))
-    v.add_argument("--out", default=str(SHIPPED_NET), metavar="FILE",
-                   help=t("cli.train.out", lang))
-    v.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
-    v.set_defaults(func=run_net)
     from fives.bots.mediumfit import TABLES
 
-    w = what.add_parser("medium-weights", help=t("cli.train.medium_weights", lang),
-                        description=t("cli.train.medium_weights", lang))
     wd = WEIGHTS_DEFAULTS
-    w.add_argument("--seed", type=int, default=wd["seed"], metavar="S",
-                   help=t("cli.train.seed", lang))
+    w = _command(what, "medium-weights", lang, wd["seed"], SHIPPED_WEIGHTS, run_weights)
     w.add_argument("--decisions", type=int, default=wd["decisions"], metavar="N",
                    help=t("cli.train.decisions", lang, n=wd["decisions"]))
     w.add_argument("--worlds", type=int, default=wd["worlds"], metavar="W",
@@ -89,10 +75,19 @@ def register(sub: Any) -> None:
                    help=t("cli.train.tables", lang, tables=",".join(TABLES)))
     w.add_argument("--jobs", type=int, default=wd["jobs"], metavar="J",
                    help=t("cli.train.jobs", lang, n=wd["jobs"]))
-    w.add_argument("--out", default=str(SHIPPED_WEIGHTS), metavar="FILE",
-                   help=t("cli.train.out", lang))
-    w.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
-    w.set_defaults(func=run_weights)
+
+
+def _command(what: Any, name: str, lang: str, seed: object, out: Path,
+             func: Callable[[argparse.Namespace], int]) -> Any:
+    """One ``fives train`` command with the options every one has: its seed, the file it
+    writes (the package's own by default), the language."""
+    c = what.add_parser(name, help=t(f"cli.train.{name.replace('-', '_')}", lang),
+                        description=t(f"cli.train.{name.replace('-', '_')}", lang))
+    c.add_argument("--seed", type=int, default=seed, metavar="S", help=t("cli.train.seed", lang))
+    c.add_argument("--out", default=str(out), metavar="FILE", help=t("cli.train.out", lang))
+    c.add_argument("--lang", choices=LANGUAGES, help=t("cli.opt.lang", lang))
+    c.set_defaults(func=func)
+    return c
 
 
 def run(args: argparse.Namespace) -> int:
