@@ -155,12 +155,11 @@ _FITTED_RULES: dict[tuple[str, int, int, bool], MediumRule | None] = {}
 
 
 def _fitted_rule(config: Config) -> MediumRule | None:
-    key = table_key(config)
-    cache_key = (key, config.target, config.hand_size, config.side_arm_gate)
+    cache_key = (table_key(config), config.target, config.hand_size, config.side_arm_gate)
     if cache_key not in _FITTED_RULES:
-        found = _kept_weights().get(key)
-        _FITTED_RULES[cache_key] = (MediumRule.weighted(config, dict(found))
-                                    if found is not None else None)
+        weights = fitted_weights(config)
+        _FITTED_RULES[cache_key] = (MediumRule.weighted(config, weights)
+                                    if weights is not None else None)
     return _FITTED_RULES[cache_key]
 
 

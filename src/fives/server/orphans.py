@@ -26,14 +26,11 @@ __all__ = ["leave_with_parent", "worker_pool"]
 POLL_SECONDS = 1.0
 
 
-def leave_with_parent(parent: int | None = None, poll: float = POLL_SECONDS) -> None:
-    """In a worker process: a daemon thread ends the process once its parent has gone (the
-    parent's id changes when the worker is handed to another process, as orphans are).
-    ``parent``: the id of the process that started it (else the parent it has now); a worker
-    whose parent is already another leaves at once."""
-    if parent is None:
-        parent = os.getppid()
-    elif os.getppid() != parent:
+def leave_with_parent(parent: int, poll: float = POLL_SECONDS) -> None:
+    """In a worker process: a daemon thread ends the process once its parent, the process
+    ``parent``, has gone (the parent's id changes when the worker is handed to another
+    process, as orphans are); a worker whose parent is already another leaves at once."""
+    if os.getppid() != parent:
         os._exit(0)
 
     def watch() -> None:
